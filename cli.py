@@ -1,0 +1,5 @@
+"""Shim so that `python cli.py ...` works from a checkout."""
+
+from rules_kb.cli import main
+
+main()

@@ -1,0 +1,37 @@
+"""One small exception per failure. The CLI maps each to exit code 1."""
+
+
+class RulesKbError(Exception):
+    """Base class: a request that was understood but cannot be answered."""
+
+
+class NotText(RulesKbError):
+    """The input is not a plain-text document (empty, binary, PDF, HTML)."""
+
+
+class NotAnEdition(RulesKbError):
+    """The text is readable but is not an edition of the Comprehensive Rules."""
+
+
+class ParseFailure(RulesKbError):
+    """The grammar rejected the text; the message carries line, column and context."""
+
+
+class EditionExists(RulesKbError):
+    """Different text for an edition date that is already stored (use --replace)."""
+
+
+class UnknownEdition(RulesKbError):
+    """No stored edition matches the --edition value."""
+
+
+class UnknownRule(RulesKbError):
+    """No rule with that number in the edition."""
+
+
+class UnknownTerm(RulesKbError):
+    """No glossary entry matches the term."""
+
+
+class EmptyDatabase(RulesKbError):
+    """The database holds no editions yet."""

@@ -1,0 +1,242 @@
+"""Read-only queries with the standard library's sqlite3.
+
+Lookups are what a judge runs most, so this module imports nothing heavy:
+no sqlite-utils, no lark. It never creates or writes the database.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from datetime import date as Date
+from pathlib import Path
+from typing import Any
+
+from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
+from rules_kb.models import normalise_number, sort_key
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
+
+
+class Reader:
+    """Queries over one database file, opened read-only."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise EmptyDatabase(f"no database at {path}: run `rules-kb ingest PATH` first")
+        self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            self._dates: list[str] = [
+                str(row[0]) for row in self.conn.execute("SELECT date FROM editions")
+            ]
+        except sqlite3.DatabaseError as error:
+            raise EmptyDatabase(f"{path} is not a rules-kb database ({error})") from error
+        self._dates.sort()
+        if not self._dates:
+            raise EmptyDatabase(f"the database {path} holds no editions: run `rules-kb ingest`")
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    # editions -------------------------------------------------------------
+
+    def resolve_edition(self, value: str = "latest") -> str:
+        """The edition date meant by latest, oldest, an exact date or a date in force."""
+        wanted = value.strip().lower()
+        if wanted in {"", "latest", "newest", "current"}:
+            return str(self._dates[-1])
+        if wanted in {"oldest", "first"}:
+            return str(self._dates[0])
+        if not _ISO_DATE.match(wanted):
+            raise UnknownEdition(
+                f"unknown edition {value!r}: use latest, oldest or a date YYYY-MM-DD"
+            )
+        try:
+            Date.fromisoformat(wanted)
+        except ValueError as error:
+            raise UnknownEdition(f"unknown edition {value!r}: {error}") from error
+        in_force = [day for day in self._dates if day <= wanted]
+        if not in_force:
+            raise UnknownEdition(
+                f"no edition in force on {wanted}: the first stored edition is {self._dates[0]}"
+            )
+        return str(in_force[-1])
+
+    def editions(self) -> list[dict[str, Any]]:
+        """Every stored edition with its counts and warnings, newest first."""
+        rows = self.conn.execute(
+            "SELECT date, title, rules, examples, glossary, sha256, source, encoding,"
+            " body_lines, unparsed, warnings FROM editions ORDER BY date DESC"
+        )
+        keys = [
+            "edition",
+            "title",
+            "rules",
+            "examples",
+            "glossary",
+            "sha256",
+            "source",
+            "encoding",
+            "body_lines",
+            "unparsed",
+            "warnings",
+        ]
+        result = []
+        for row in rows:
+            item = dict(zip(keys, row, strict=True))
+            item["warnings"] = json.loads(item["warnings"] or "[]")
+            result.append(item)
+        return result
+
+    def _edition_id(self, edition: str) -> int:
+        row = self.conn.execute("SELECT id FROM editions WHERE date = ?", [edition]).fetchone()
+        if row is None:
+            raise UnknownEdition(f"no edition {edition} in the database")
+        return int(row[0])
+
+    # rules ----------------------------------------------------------------
+
+    def rule(self, number: str, edition: str) -> dict[str, Any]:
+        """A rule with its examples, neighbours and nested children."""
+        wanted = normalise_number(number)
+        edition_id = self._edition_id(edition)
+        row = self.conn.execute(
+            "SELECT r.number, r.kind, r.parent, t.text, r.seq FROM rules r JOIN texts t"
+            " ON t.id = r.text_id WHERE r.edition_id = ? AND r.number = ? ORDER BY r.seq LIMIT 1",
+            [edition_id, wanted],
+        ).fetchone()
+        if row is None:
+            raise UnknownRule(self._unknown_rule_message(edition_id, edition, wanted))
+        node = self._node(edition_id, row)
+        node["edition"] = edition
+        siblings = self._children_numbers(edition_id, row[2])
+        position = siblings.index(row[0]) if row[0] in siblings else -1
+        node["previous"] = siblings[position - 1] if position > 0 else None
+        node["next"] = siblings[position + 1] if 0 <= position < len(siblings) - 1 else None
+        node["children"] = self._children(edition_id, row[0])
+        return {"edition": edition, **node}
+
+    def _node(self, edition_id: int, row: tuple[Any, ...]) -> dict[str, Any]:
+        number, kind, parent, text, seq = row
+        return {
+            "number": number,
+            "kind": kind,
+            "text": text,
+            "parent": parent or None,
+            "examples": self._examples(edition_id, seq),
+        }
+
+    def _examples(self, edition_id: int, rule_seq: int) -> list[str]:
+        return [
+            text
+            for (text,) in self.conn.execute(
+                "SELECT t.text FROM examples e JOIN texts t ON t.id = e.text_id"
+                " WHERE e.edition_id = ? AND e.rule_seq = ? ORDER BY e.seq",
+                [edition_id, rule_seq],
+            )
+        ]
+
+    def _children(self, edition_id: int, number: str) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT r.number, r.kind, r.parent, t.text, r.seq FROM rules r JOIN texts t"
+            " ON t.id = r.text_id WHERE r.edition_id = ? AND r.parent = ? ORDER BY r.seq",
+            [edition_id, number],
+        ).fetchall()
+        children = []
+        for row in rows:
+            child = self._node(edition_id, row)
+            child["children"] = self._children(edition_id, row[0])
+            children.append(child)
+        return children
+
+    def _children_numbers(self, edition_id: int, parent: str | None) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT number FROM rules WHERE edition_id = ? AND parent IS ? ORDER BY seq",
+            [edition_id, parent],
+        )
+        return [number for (number,) in rows]
+
+    def _unknown_rule_message(self, edition_id: int, edition: str, wanted: str) -> str:
+        numbers = [
+            n
+            for (n,) in self.conn.execute(
+                "SELECT number FROM rules WHERE edition_id = ?", [edition_id]
+            )
+        ]
+        nearest = nearest_number(wanted, numbers)
+        hint = f"; nearest: {nearest}" if nearest else ""
+        return f"no rule {wanted} in {edition}{hint}"
+
+    # glossary -------------------------------------------------------------
+
+    def define(self, term: str, edition: str) -> dict[str, Any]:
+        """The glossary entry for a term: exact (any case), then by one of its names, then fuzzy."""
+        edition_id = self._edition_id(edition)
+        entries = self.conn.execute(
+            "SELECT g.term, t.text FROM glossary g JOIN texts t ON t.id = g.text_id"
+            " WHERE g.edition_id = ? ORDER BY g.seq",
+            [edition_id],
+        ).fetchall()
+        if not entries:
+            raise UnknownTerm(f"edition {edition} has no glossary")
+        match = find_term(term, [entry[0] for entry in entries])
+        if match is None:
+            raise UnknownTerm(f"no glossary entry for {term!r} in {edition}")
+        found_term, text = entries[match]
+        return {
+            "edition": edition,
+            "term": found_term,
+            "text": text,
+            "rules": list(dict.fromkeys(_CITED.findall(text))),
+        }
+
+    def has_term(self, term: str, edition: str) -> bool:
+        """Whether define() would find the term."""
+        try:
+            self.define(term, edition)
+        except UnknownTerm:
+            return False
+        return True
+
+
+def _names(term: str) -> list[str]:
+    bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
+    return [bare.lower(), *(part.strip().lower() for part in bare.split(",") if part.strip())]
+
+
+def find_term(query: str, terms: list[str]) -> int | None:
+    """Index of the term that best matches the query, or None."""
+    wanted = " ".join(query.lower().split())
+    for index, term in enumerate(terms):
+        if term.lower() == wanted:
+            return index
+    for index, term in enumerate(terms):
+        if wanted in _names(term):
+            return index
+    from rapidfuzz import fuzz, process  # only misspellings pay for the import
+
+    choices = {(index, name): name for index, term in enumerate(terms) for name in _names(term)}
+    best = process.extractOne(wanted, choices, scorer=fuzz.ratio, score_cutoff=75)
+    if best is None:
+        return None
+    found: int = best[2][0]
+    return found
+
+
+def nearest_number(wanted: str, numbers: list[str]) -> str | None:
+    """The stored number closest to a missing one: same parent first, then numeric order."""
+    if not numbers:
+        return None
+    for length in range(len(wanted), 0, -1):
+        prefix = wanted[:length]
+        family = [number for number in numbers if number.startswith(prefix)]
+        if family:
+            break
+    else:
+        family = numbers
+    family.sort(key=sort_key)
+    below = [number for number in family if sort_key(number) <= sort_key(wanted)]
+    return below[-1] if below else family[0]

@@ -1,0 +1,300 @@
+"""SQLite storage through sqlite-utils: schema, numbered migrations, ingest.
+
+Every edition lives in one database. Texts are stored once in `texts`; the
+rows of `rules`, `examples` and `glossary` point at them, so 134 editions
+with ~270,000 rule rows hold only ~13,000 distinct texts. Reading is done by
+`rules_kb.query` with the standard library's sqlite3, which starts faster.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlite_utils import Database
+
+from rules_kb.errors import EditionExists
+from rules_kb.models import Edition
+
+Migration = Callable[[Database], None]
+MIGRATIONS: list[Migration] = []
+migration = MIGRATIONS.append
+
+
+@migration
+def m001_initial(db: Database) -> None:
+    """Editions, deduplicated texts, rules, examples, glossary, leftovers."""
+    # Texts are found by a 64-bit digest: an index on the text itself would double its size.
+    db.table("texts").create({"id": int, "digest": int, "text": str}, pk="id", not_null={"text"})
+    db.table("texts").create_index(["digest"], unique=True)
+    db.table("editions").create(
+        {
+            "id": int,
+            "date": str,
+            "title": str,
+            "source": str,
+            "sha256": str,
+            "content_sha256": str,
+            "encoding": str,
+            "warnings": str,
+            "rules": int,
+            "examples": int,
+            "glossary": int,
+            "body_lines": int,
+            "unparsed": int,
+            "intro_id": int,
+            "credits_id": int,
+            "ingested_at": str,
+        },
+        pk="id",
+        not_null={"date", "sha256", "content_sha256"},
+    )
+    db.table("editions").create_index(["date"], unique=True)
+    db.execute(
+        "CREATE TABLE rules (edition_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
+        " number TEXT NOT NULL, kind TEXT NOT NULL, parent TEXT, text_id INTEGER NOT NULL,"
+        " PRIMARY KEY (edition_id, seq)) WITHOUT ROWID"
+    )
+    # Children are found by scanning one edition's rows in seq order (~3,000), so
+    # an index on parent would cost 5 MB and save well under a millisecond.
+    db.execute("CREATE INDEX rules_number ON rules (edition_id, number)")
+    db.execute(
+        "CREATE TABLE examples (edition_id INTEGER NOT NULL, rule_seq INTEGER NOT NULL,"
+        " seq INTEGER NOT NULL, text_id INTEGER NOT NULL,"
+        " PRIMARY KEY (edition_id, rule_seq, seq)) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE glossary (edition_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
+        " term TEXT NOT NULL, text_id INTEGER NOT NULL,"
+        " PRIMARY KEY (edition_id, seq)) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE unparsed (edition_id INTEGER NOT NULL, line INTEGER NOT NULL,"
+        " text TEXT NOT NULL, PRIMARY KEY (edition_id, line)) WITHOUT ROWID"
+    )
+
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def open_db(path: Path) -> Database:
+    """Open (creating if needed) the database and bring its schema up to date."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = Database(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    migrate(db)
+    return db
+
+
+def migrate(db: Database) -> None:
+    """Apply the migrations this database has not seen, each in its own transaction."""
+    done = db.execute("PRAGMA user_version").fetchone()[0]
+    for number, step in enumerate(MIGRATIONS[done:], start=done + 1):
+        with db.atomic():
+            step(db)
+            db.execute(f"PRAGMA user_version = {number}")
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    """What one ingest did."""
+
+    date: str
+    """The edition's effective date."""
+    status: Literal["added", "replaced", "unchanged"]
+    """Added anew, replaced an edition of the same date, or already present."""
+    rules: int
+    """Rule and subrule rows of the edition."""
+    examples: int
+    """Examples of the edition."""
+    glossary: int
+    """Glossary entries of the edition."""
+    unparsed: int
+    """Body lines no record took."""
+    warnings: tuple[str, ...]
+    """Warnings stored with the edition."""
+
+
+def content_hash(edition: Edition) -> str:
+    """A digest of the records, so that byte-different copies of one text compare equal."""
+    digest = hashlib.sha256()
+    for rule in edition.rules:
+        digest.update(json.dumps([rule.number, rule.kind, rule.text, rule.examples]).encode())
+    for entry in edition.glossary:
+        digest.update(json.dumps([entry.term, entry.text]).encode())
+    return digest.hexdigest()
+
+
+def ingest(
+    db: Database,
+    edition: Edition,
+    *,
+    source: str,
+    sha256: str,
+    encoding: str,
+    warnings: Iterable[str] = (),
+    replace: bool = False,
+) -> IngestResult:
+    """Store one parsed edition in a single transaction.
+
+    Identical records already stored under the same date are a no-op; different
+    records for a stored date raise EditionExists unless `replace` is true.
+    """
+    all_warnings = (*warnings, *edition.warnings)
+    digest = content_hash(edition)
+    existing = db.execute(
+        "SELECT id, content_sha256 FROM editions WHERE date = ?", [edition.date]
+    ).fetchone()
+    status: Literal["added", "replaced", "unchanged"] = "added"
+    if existing is not None:
+        if existing[1] == digest:
+            return _result(edition, "unchanged", all_warnings)
+        if not replace:
+            raise EditionExists(
+                f"edition {edition.date} is already stored with different text "
+                "(use --replace to overwrite it)"
+            )
+        status = "replaced"
+    with db.atomic():
+        if existing is not None:
+            _delete_edition(db, existing[0])
+        edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
+        _insert_records(db, edition_id, edition)
+    return _result(edition, status, all_warnings)
+
+
+def _result(
+    edition: Edition, status: Literal["added", "replaced", "unchanged"], warnings: tuple[str, ...]
+) -> IngestResult:
+    return IngestResult(
+        date=edition.date,
+        status=status,
+        rules=_rule_count(edition),
+        examples=edition.example_count,
+        glossary=len(edition.glossary),
+        unparsed=len(edition.unparsed),
+        warnings=warnings,
+    )
+
+
+def _rule_count(edition: Edition) -> int:
+    return sum(1 for rule in edition.rules if rule.kind in {"rule", "subrule"})
+
+
+def _delete_edition(db: Database, edition_id: int) -> None:
+    for table in ("rules", "examples", "glossary", "unparsed"):
+        db.execute(f"DELETE FROM {table} WHERE edition_id = ?", [edition_id])
+    db.execute("DELETE FROM editions WHERE id = ?", [edition_id])
+    db.execute(
+        "DELETE FROM texts WHERE id NOT IN (SELECT text_id FROM rules UNION"
+        " SELECT text_id FROM examples UNION SELECT text_id FROM glossary UNION"
+        " SELECT intro_id FROM editions UNION SELECT credits_id FROM editions)"
+    )
+
+
+def _insert_edition(
+    db: Database,
+    edition: Edition,
+    source: str,
+    sha256: str,
+    encoding: str,
+    digest: str,
+    warnings: tuple[str, ...],
+) -> int:
+    row: dict[str, Any] = {
+        "date": edition.date,
+        "title": edition.title,
+        "source": source,
+        "sha256": sha256,
+        "content_sha256": digest,
+        "encoding": encoding,
+        "warnings": json.dumps(list(warnings)),
+        "rules": _rule_count(edition),
+        "examples": edition.example_count,
+        "glossary": len(edition.glossary),
+        "body_lines": edition.body_lines,
+        "unparsed": len(edition.unparsed),
+        "intro_id": _text_ids(db, [edition.intro])[0],
+        "credits_id": _text_ids(db, [edition.credits])[0],
+        "ingested_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    db.table("editions").insert(row)
+    found = db.execute("SELECT id FROM editions WHERE date = ?", [edition.date]).fetchone()
+    return int(found[0])
+
+
+def _insert_records(db: Database, edition_id: int, edition: Edition) -> None:
+    ids = _text_ids(
+        db,
+        [rule.text for rule in edition.rules]
+        + [example for rule in edition.rules for example in rule.examples]
+        + [entry.text for entry in edition.glossary],
+    )
+    rule_ids, rest = ids[: len(edition.rules)], ids[len(edition.rules) :]
+    db.table("rules").insert_all(
+        (
+            {
+                "edition_id": edition_id,
+                "seq": seq,
+                "number": rule.number,
+                "kind": rule.kind,
+                "parent": rule.parent,
+                "text_id": text_id,
+            }
+            for seq, (rule, text_id) in enumerate(zip(edition.rules, rule_ids, strict=True))
+        ),
+        batch_size=2000,
+    )
+    examples = [
+        (rule_seq, seq)
+        for rule_seq, rule in enumerate(edition.rules)
+        for seq in range(len(rule.examples))
+    ]
+    db.table("examples").insert_all(
+        (
+            {"edition_id": edition_id, "rule_seq": rule_seq, "seq": seq, "text_id": text_id}
+            for (rule_seq, seq), text_id in zip(examples, rest, strict=False)
+        ),
+        batch_size=2000,
+    )
+    glossary_ids = rest[len(examples) :]
+    db.table("glossary").insert_all(
+        (
+            {"edition_id": edition_id, "seq": seq, "term": entry.term, "text_id": text_id}
+            for seq, (entry, text_id) in enumerate(zip(edition.glossary, glossary_ids, strict=True))
+        ),
+        batch_size=2000,
+    )
+    db.table("unparsed").insert_all(
+        {"edition_id": edition_id, "line": line, "text": text} for line, text in edition.unparsed
+    )
+
+
+def text_digest(text: str) -> int:
+    """A signed 64-bit digest of a text, the key it is stored under."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big", signed=True)
+
+
+def _text_ids(db: Database, texts: list[str]) -> list[int]:
+    """Ids of the given texts, inserting the ones not stored yet."""
+    conn = db.conn
+    digests = {text: text_digest(text) for text in set(texts)}
+    conn.executemany(
+        "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)",
+        ((digest, text) for text, digest in digests.items()),
+    )
+    by_digest: dict[int, int] = {}
+    unique = list(digests.values())
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for text_id, digest in conn.execute(
+            f"SELECT id, digest FROM texts WHERE digest IN ({marks})", chunk
+        ):
+            by_digest[digest] = text_id
+    return [by_digest[digests[text]] for text in texts]
