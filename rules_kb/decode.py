@@ -14,6 +14,7 @@ import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from rules_kb.errors import NotText
 
@@ -29,6 +30,8 @@ _MOJIBAKE = re.compile("[ÂÃâ][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ
 #: cp1252 bytes that were read as Latin-1 and re-encoded as UTF-8 show up as C1 controls.
 _C1_CONTROLS = re.compile("[\u0080-\u009f]")
 _UTF8_REPLACEMENT_BYTES = b"\xef\xbf\xbd"
+#: In a GBK copy a "?" glued to a word stands for a character GBK could not encode.
+_QUESTION_FOR_LOST = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z ,.;:)”\"’'])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +55,7 @@ def decode(data: bytes) -> Decoded:
     warnings: list[str] = []
     text, encoding = _decode_bytes(data, warnings)
     text = _repair(text, warnings)
-    text = normalise_newlines(text)
+    text = _undouble_line_breaks(normalise_newlines(text), warnings)
     if not text.strip():
         raise NotText("the file is empty")
     _check_text(text)
@@ -62,6 +65,18 @@ def decode(data: bytes) -> Decoded:
 def normalise_newlines(text: str) -> str:
     """Turn CRLF, bare CR, U+2028/U+2029 and NEL into LF."""
     return re.sub("\r\n?|[\u2028\u2029\u0085]", "\n", text)
+
+
+def _undouble_line_breaks(text: str, warnings: list[str]) -> str:
+    """Undo copies in which every line break became two (each CR turned into LF)."""
+    lines = text.split("\n")
+    if len(lines) < 200:
+        return text
+    adjacent = sum(1 for a, b in pairwise(lines) if a.strip() and b.strip())
+    if adjacent > 0:
+        return text
+    warnings.append("every line break was doubled in this copy (CR turned into LF); undone")
+    return text.replace("\n\n", "\n")
 
 
 def _decode_bytes(data: bytes, warnings: list[str]) -> tuple[str, str]:
@@ -189,6 +204,12 @@ def _legacy(data: bytes, warnings: list[str]) -> tuple[str, str]:
     _score, encoding, text = best
     if encoding == "gbk":
         warnings.append("re-encoded copy: read as GBK")
+        lost = len(_QUESTION_FOR_LOST.findall(text))
+        if lost:
+            warnings.append(
+                f"{lost} characters GBK cannot hold (™, ®, accented letters) "
+                "were replaced by '?' in this copy and are lost"
+            )
     return text, encoding
 
 

@@ -64,6 +64,8 @@ class Edition:
     """Glossary entries in document order."""
     credits: str
     """The credits and everything after them, as one text."""
+    index: str = ""
+    """The index of early editions (1999), one line per entry."""
     body_lines: int = 0
     """Non-blank lines after the table of contents."""
     unparsed: tuple[tuple[int, str], ...] = ()

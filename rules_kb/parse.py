@@ -31,7 +31,10 @@ _DATE = re.compile(r"(?:effective|current) as of\s+([A-Z][a-z]+\.?\s+\d{1,2},\s*
 _OLD_HEADER_DATE = re.compile(r"COMPREHENSIVE RULES\s+(\d\d)/(\d\d)/(\d\d)")
 _SECTION = re.compile(r"^(\d)\.\s+(\S.*)$")
 _CHAPTER = re.compile(r"^(\d{3})\.\s+(\S.*)$")
-_RULE = re.compile(r"^(\d{3})\.( ?)(\d+)([a-z]{0,2})(?:\.\s*|\s+)(\S.*)$")
+_RULE = re.compile(r"^(\d{3})\.( ?)(\d+)([a-z]{0,2})(?:\.\s*|\s+)([^\s)\],.;:].*)$")
+#: A wrapped line that ends like this continues into the next one, even when that
+#: next line starts with a number: "... see rule" / "103.4. If a player ...".
+_OPEN_END = re.compile(r"(?:\brules?|\bsee|\band|\bor|\bin|,|–|-)$", re.I)
 _BAD_NUMBER = re.compile(r"^\d{3}\.[a-z]{1,2}\.?\s+\S")
 _EXAMPLE = re.compile(r"^(?:example|examples):\s*", re.I)
 _DECORATION = re.compile(r"^[\s=\-_*~]+$")
@@ -118,6 +121,7 @@ def edition(text: str) -> Edition:
         rules=tuple(rules),
         glossary=tuple(glossary),
         credits=credits,
+        index=built["index"],
         body_lines=sum(1 for line in lines[body_start:] if _content(line)),
         unparsed=tuple(unparsed),
         warnings=tuple(warnings),
@@ -161,7 +165,7 @@ def _intro(lines: list[str], body_start: int) -> str:
 
 def _body_start(lines: list[str]) -> int:
     """Index of the first section heading that is followed by real rules."""
-    first_rule = next((i for i, line in enumerate(lines) if _RULE.match(line)), None)
+    first_rule = next((i for i, line in enumerate(lines) if _RULE.match(line.strip())), None)
     if first_rule is None:
         raise NotAnEdition("no numbered rules found: this is not a Comprehensive Rules edition")
     for i in range(first_rule - 1, -1, -1):
@@ -202,7 +206,10 @@ class LineLexer:
                 if current is not None:
                     current.end_line = line_no
                 continue
-            kind = self._classify(raw, blank_before, current.kind if current else None)
+            if self.wrapped and not blank_before and current and _OPEN_END.search(current.text):
+                kind = None  # a hard-wrapped sentence goes on, whatever the line starts with
+            else:
+                kind = self._classify(raw, blank_before, current.kind if current else None)
             blank_before = False
             if kind is None and current is not None:
                 current.text = _join(current.text, raw.strip())
@@ -278,7 +285,7 @@ class EditionBuilder(Transformer[Token, dict[str, Any]]):
     """Turns the parse tree into records; methods are named after grammar rules."""
 
     def start(self, parts: list[Any]) -> dict[str, Any]:
-        result: dict[str, Any] = {"rules": [], "glossary": [], "credits": ""}
+        result: dict[str, Any] = {"rules": [], "glossary": [], "credits": "", "index": ""}
         for part in parts:
             if part is None:
                 continue

@@ -49,6 +49,7 @@ def m001_initial(db: Database) -> None:
             "unparsed": int,
             "intro_id": int,
             "credits_id": int,
+            "index_id": int,
             "ingested_at": str,
         },
         pk="id",
@@ -127,6 +128,7 @@ def content_hash(edition: Edition) -> str:
         digest.update(json.dumps([rule.number, rule.kind, rule.text, rule.examples]).encode())
     for entry in edition.glossary:
         digest.update(json.dumps([entry.term, entry.text]).encode())
+    digest.update(json.dumps([edition.intro, edition.credits, edition.index]).encode())
     return digest.hexdigest()
 
 
@@ -156,8 +158,8 @@ def ingest(
             return _result(edition, "unchanged", all_warnings)
         if not replace:
             raise EditionExists(
-                f"edition {edition.date} is already stored with different text "
-                "(use --replace to overwrite it)"
+                f"edition {edition.date} is already stored with different text"
+                f" ({describe_difference(db, existing[0], edition)}); use --replace to overwrite it"
             )
         status = "replaced"
     with db.atomic():
@@ -166,6 +168,46 @@ def ingest(
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
         _insert_records(db, edition_id, edition)
     return _result(edition, status, all_warnings)
+
+
+_TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+
+
+def plain(text: str) -> str:
+    """Text with typography folded (curly quotes, dashes) and white space collapsed."""
+    return " ".join(text.translate(_TYPOGRAPHY).split())
+
+
+def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
+    """Say how a new copy differs from the stored edition: how many rules, and in what."""
+    stored = dict(
+        db.execute(
+            "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+            " WHERE r.edition_id = ?",
+            [edition_id],
+        ).fetchall()
+    )
+    new = {rule.number: rule.text for rule in edition.rules}
+    changed = [number for number, text in new.items() if stored.get(number, text) != text]
+    added = len(new.keys() - stored.keys())
+    missing = len(stored.keys() - new.keys())
+    typographic = [number for number in changed if plain(stored[number]) == plain(new[number])]
+    parts = []
+    if changed:
+        detail = (
+            ", all only in typography (quotes, dashes)"
+            if len(typographic) == len(changed)
+            else f", {len(typographic)} of them only in typography"
+        )
+        parts.append(f"{len(changed)} rules read differently{detail}")
+    if added or missing:
+        parts.append(f"{added} rules more, {missing} fewer")
+    stored_terms = db.execute(
+        "SELECT count(*) FROM glossary WHERE edition_id = ?", [edition_id]
+    ).fetchone()[0]
+    if stored_terms != len(edition.glossary):
+        parts.append(f"{len(edition.glossary)} glossary entries instead of {stored_terms}")
+    return "; ".join(parts) or "the glossary, introduction or credits differ"
 
 
 def _result(
@@ -193,7 +235,8 @@ def _delete_edition(db: Database, edition_id: int) -> None:
     db.execute(
         "DELETE FROM texts WHERE id NOT IN (SELECT text_id FROM rules UNION"
         " SELECT text_id FROM examples UNION SELECT text_id FROM glossary UNION"
-        " SELECT intro_id FROM editions UNION SELECT credits_id FROM editions)"
+        " SELECT intro_id FROM editions UNION SELECT credits_id FROM editions UNION"
+        " SELECT index_id FROM editions)"
     )
 
 
@@ -221,6 +264,7 @@ def _insert_edition(
         "unparsed": len(edition.unparsed),
         "intro_id": _text_ids(db, [edition.intro])[0],
         "credits_id": _text_ids(db, [edition.credits])[0],
+        "index_id": _text_ids(db, [edition.index])[0],
         "ingested_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     db.table("editions").insert(row)
