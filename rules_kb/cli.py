@@ -91,10 +91,23 @@ def command(function: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+_GLOBAL_DB: list[Path] = []
+
+
+@app.callback()
+def _global_options(db: DbOption = None) -> None:
+    """Look up, search and compare every edition of the Comprehensive Rules."""
+    _GLOBAL_DB.clear()
+    if db is not None:
+        _GLOBAL_DB.append(db)
+
+
 def database_path(option: Path | None) -> Path:
-    """The database file: --db, else $RULES_KB_DB, else the user data directory."""
+    """The database file: --db (after or before the command), else $RULES_KB_DB, else user data."""
     if option is not None:
         return option
+    if _GLOBAL_DB:
+        return _GLOBAL_DB[0]
     env = os.environ.get("RULES_KB_DB")
     if env:
         return Path(env)
@@ -124,6 +137,7 @@ def ingest(
     files = list(_expand(paths))
     if not files:
         raise Exit("no .txt files found in " + ", ".join(str(path) for path in paths))
+    # A missing path is one failed file: the others still go in.
     outcomes = _ingest_files(database_path(db), files, replace=replace, quiet=json_out)
     render.ingest_summary(outcomes, as_json=json_out)
     failures = [outcome for outcome in outcomes if outcome.error]
@@ -148,6 +162,8 @@ def _ingest_files(path: Path, files: list[Path], *, replace: bool, quiet: bool) 
                 outcomes.append(Outcome(file, result, None))
             except RulesKbError as error:
                 outcomes.append(Outcome(file, None, str(error)))
+            except FileNotFoundError:
+                outcomes.append(Outcome(file, None, "no such file or folder"))
             except OSError as error:
                 outcomes.append(Outcome(file, None, error.strerror or str(error)))
             advance(file.name)
@@ -163,10 +179,8 @@ def _expand(paths: list[Path]) -> Iterator[Path]:
                 for child in path.iterdir()
                 if child.suffix.lower() == ".txt" and child.is_file()
             )
-        elif path.exists():
-            yield path
         else:
-            raise Exit(f"no such file or folder: {path}")
+            yield path  # a missing file fails on its own when it is read
 
 
 @command

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
@@ -151,7 +152,7 @@ def _content(line: str) -> bool:
 
 
 def _title(lines: list[str]) -> str:
-    return next((line.strip() for line in lines if _content(line)), "")
+    return next((" ".join(line.split()) for line in lines if _content(line)), "")
 
 
 def _intro(lines: list[str], body_start: int) -> str:
@@ -181,8 +182,7 @@ class LineLexer:
         self.lines = lines
         self.start = start
         self.warnings = warnings
-        body = lines[start:]
-        self.wrapped = max((len(line) for line in body), default=0) < _WRAP_WIDTH
+        self.wrapped = is_hard_wrapped(lines[start:])
         self.part = "body"
 
     def tokens(self) -> Iterator[Token]:
@@ -272,6 +272,24 @@ class LineLexer:
         if _INDENTED_PARAGRAPH.match(raw) or _EXAMPLE.match(raw.strip()):
             return "DEF"
         return None
+
+
+def is_hard_wrapped(lines: list[str]) -> bool:
+    """Whether paragraphs are broken over several lines (1999-2004) or one line each.
+
+    In a hard-wrapped edition many numbered rules go on in the next line; in a
+    modern one a rule is followed by a blank line or the next numbered item.
+    """
+    if max((len(line) for line in lines), default=0) >= _WRAP_WIDTH:
+        return False
+    rules = continued = 0
+    for line, following in pairwise(lines):
+        if _RULE.match(line.strip()):
+            rules += 1
+            text = following.strip()
+            if text and not (_RULE.match(text) or _EXAMPLE.match(text)):
+                continued += 1
+    return rules > 0 and continued > 0.2 * rules
 
 
 def _join(previous: str, following: str) -> str:

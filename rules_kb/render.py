@@ -31,10 +31,12 @@ def print_json(document: Any) -> None:
 @contextmanager
 def progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
     """A progress bar on stderr; yields a function to call after each item."""
-    if quiet or total < 2:
+    from rich.console import Console
+
+    stderr = Console(stderr=True)
+    if quiet or total < 2 or not stderr.is_terminal:
         yield lambda _name: None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     bar = Progress(
@@ -43,7 +45,7 @@ def progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
-        console=Console(stderr=True),
+        console=stderr,
         transient=True,
     )
     with bar:

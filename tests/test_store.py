@@ -1,0 +1,536 @@
+"""Schema, migrations and the one-transaction ingest of rules_kb.store."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from rules_kb import parse, store
+from rules_kb.errors import EditionExists
+from rules_kb.models import Edition, GlossaryEntry, Rule
+from rules_kb.query import Reader
+
+# (name, declared type, not null, position in the primary key) per column.
+EXPECTED_COLUMNS = {
+    "texts": [
+        ("id", "INTEGER", 0, 1),
+        ("digest", "INTEGER", 0, 0),
+        ("text", "TEXT", 1, 0),
+    ],
+    "editions": [
+        ("id", "INTEGER", 0, 1),
+        ("date", "TEXT", 1, 0),
+        ("title", "TEXT", 0, 0),
+        ("source", "TEXT", 0, 0),
+        ("sha256", "TEXT", 1, 0),
+        ("content_sha256", "TEXT", 1, 0),
+        ("encoding", "TEXT", 0, 0),
+        ("warnings", "TEXT", 0, 0),
+        ("rules", "INTEGER", 0, 0),
+        ("examples", "INTEGER", 0, 0),
+        ("glossary", "INTEGER", 0, 0),
+        ("body_lines", "INTEGER", 0, 0),
+        ("unparsed", "INTEGER", 0, 0),
+        ("intro_id", "INTEGER", 0, 0),
+        ("credits_id", "INTEGER", 0, 0),
+        ("index_id", "INTEGER", 0, 0),
+        ("ingested_at", "TEXT", 0, 0),
+    ],
+    "rules": [
+        ("edition_id", "INTEGER", 1, 1),
+        ("seq", "INTEGER", 1, 2),
+        ("number", "TEXT", 1, 0),
+        ("kind", "TEXT", 1, 0),
+        ("parent", "TEXT", 0, 0),
+        ("text_id", "INTEGER", 1, 0),
+    ],
+    "examples": [
+        ("edition_id", "INTEGER", 1, 1),
+        ("rule_seq", "INTEGER", 1, 2),
+        ("seq", "INTEGER", 1, 3),
+        ("text_id", "INTEGER", 1, 0),
+    ],
+    "glossary": [
+        ("edition_id", "INTEGER", 1, 1),
+        ("seq", "INTEGER", 1, 2),
+        ("term", "TEXT", 1, 0),
+        ("text_id", "INTEGER", 1, 0),
+    ],
+    "unparsed": [
+        ("edition_id", "INTEGER", 1, 1),
+        ("line", "INTEGER", 1, 2),
+        ("text", "TEXT", 1, 0),
+    ],
+}
+
+# An invented rulebook in the shape of a CR edition (not CR text).
+INVENTED = """Pebbles Tournament Rules
+
+These rules are effective as of March 3, 2031.
+
+Introduction
+This rulebook is invented for the tests.
+
+Contents
+
+1. Basics
+100. Starting Out
+Glossary
+Credits
+
+1. Basics
+
+100. Starting Out
+
+100.1. A game of Pebbles is played by two or more players.
+
+100.1a Each player starts with seven pebbles.
+Example: Ana and Ben each start with seven pebbles.
+
+100.2. The player holding the most pebbles wins.
+
+101. Turns
+
+101.1. Players take turns clockwise.
+
+Glossary
+
+Pebble
+A small stone used as a counter. See rule 100.1.
+
+Turn
+One player's chance to act. See rule 101.1.
+
+Credits
+
+Invented by the test suite.
+"""
+
+TABLES = ("texts", "editions", "rules", "examples", "glossary", "unparsed")
+
+
+def make_edition(date: str = "2031-03-03", *, win: str = "The most pebbles wins.") -> Edition:
+    """A small edition built from records: 7 rule rows (4 rules), 1 example, 2 terms."""
+    rules = (
+        Rule("1", "section", "Basics", None),
+        Rule("100", "chapter", "Starting Out", "1"),
+        Rule("100.1", "rule", "Pebbles is played by two or more players.", "100"),
+        Rule(
+            "100.1a",
+            "subrule",
+            "Each player starts with seven pebbles.",
+            "100.1",
+            ("Ana and Ben each start with seven pebbles.",),
+        ),
+        Rule("100.2", "rule", win, "100"),
+        Rule("101", "chapter", "Turns", "1"),
+        Rule("101.1", "rule", "Players take turns clockwise.", "101"),
+    )
+    glossary = (
+        GlossaryEntry("Pebble", "A small stone used as a counter. See rule 100.1."),
+        GlossaryEntry("Turn", "One player's chance to act. See rule 101.1."),
+    )
+    return Edition(
+        date=date,
+        title="Pebbles Tournament Rules",
+        intro=f"Pebbles Tournament Rules\nThese rules are effective as of {date}.",
+        rules=rules,
+        glossary=glossary,
+        credits="Invented by the test suite.",
+        body_lines=12,
+    )
+
+
+def texts_of(edition: Edition) -> set[str]:
+    """Every text an edition should store in `texts`."""
+    front_and_back = ("intro", "credits", "index")
+    return {
+        *(getattr(edition, name) for name in front_and_back if hasattr(edition, name)),
+        *(rule.text for rule in edition.rules),
+        *(example for rule in edition.rules for example in rule.examples),
+        *(entry.text for entry in edition.glossary),
+    }
+
+
+def do_ingest(db: Database, edition: Edition, **options: bool) -> store.IngestResult:
+    return store.ingest(
+        db, edition, source="pebbles.txt", sha256="0" * 64, encoding="utf-8", **options
+    )
+
+
+def dump(path: Path) -> list[str]:
+    """Schema and every row, read through a separate connection (committed state only)."""
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def count(path: Path, table: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def dangling(db: Database) -> list[tuple[str, str, int]]:
+    """Every text reference that points at no row of `texts`."""
+    references = [("rules", "text_id"), ("examples", "text_id"), ("glossary", "text_id")]
+    references += [
+        ("editions", column) for column in db["editions"].columns_dict if column.endswith("_id")
+    ]
+    return [
+        (table, column, value)
+        for table, column in references
+        for (value,) in db.execute(
+            f"SELECT {column} FROM {table} WHERE {column} NOT IN (SELECT id FROM texts)"
+        )
+    ]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "store.db"
+
+
+@pytest.fixture
+def db(db_path: Path) -> Iterator[Database]:
+    database = store.open_db(db_path)
+    yield database
+    database.close()
+
+
+# migrations ---------------------------------------------------------------
+
+
+def test_final_schema_is_pinned(db: Database) -> None:
+    tables = {
+        name
+        for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    }
+    assert tables == set(EXPECTED_COLUMNS)
+    for table, expected in EXPECTED_COLUMNS.items():
+        columns = [
+            (row[1], row[2], row[3], row[5]) for row in db.execute(f"PRAGMA table_info({table})")
+        ]
+        assert columns == expected, table
+        assert list(db[table].columns_dict) == [column[0] for column in expected]
+
+
+def test_unique_indexes(db: Database) -> None:
+    unique = {
+        (table, tuple(column[2] for column in db.execute(f"PRAGMA index_info({row[1]})")))
+        for table in ("texts", "editions")
+        for row in db.execute(f"PRAGMA index_list({table})").fetchall()
+        if row[2]
+    }
+    assert {("texts", ("digest",)), ("editions", ("date",))} <= unique
+
+
+def test_user_version_is_schema_version(db: Database) -> None:
+    assert len(store.MIGRATIONS) == store.SCHEMA_VERSION
+    assert db.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+
+
+def test_wal_journal_mode(db: Database, db_path: Path) -> None:
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+
+
+def test_open_creates_parent_folders(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "rules.db"
+    store.open_db(path).close()
+    assert path.is_file()
+
+
+def counting(calls: list[str], step: store.Migration) -> store.Migration:
+    def wrapped(db: Database) -> None:
+        calls.append(step.__name__)
+        step(db)
+
+    wrapped.__name__ = step.__name__
+    return wrapped
+
+
+def test_opening_twice_does_not_rerun_migrations(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(store, "MIGRATIONS", [counting(calls, m) for m in store.MIGRATIONS])
+    first = store.open_db(db_path)
+    do_ingest(first, make_edition())
+    first.close()
+    before = dump(db_path)
+    second = store.open_db(db_path)
+    second.close()
+    assert calls == [step.__name__ for step in store.MIGRATIONS]
+    assert dump(db_path) == before
+
+
+def test_a_new_migration_runs_once_on_an_old_database(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.open_db(db_path).close()
+    calls: list[str] = []
+
+    def m999_extra(db: Database) -> None:
+        db.execute("CREATE TABLE extra (x INTEGER)")
+
+    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, counting(calls, m999_extra)])
+    for _ in range(2):
+        database = store.open_db(db_path)
+        version = database.execute("PRAGMA user_version").fetchone()[0]
+        database.close()
+        assert version == store.SCHEMA_VERSION + 1
+    assert calls == ["m999_extra"]
+
+
+# ingest -------------------------------------------------------------------
+
+
+def test_ingest_stores_counts_and_records(db: Database, db_path: Path) -> None:
+    edition = make_edition()
+    result = do_ingest(db, edition, replace=False)
+    assert result.status == "added"
+    assert (result.date, result.rules, result.examples, result.glossary) == ("2031-03-03", 4, 1, 2)
+    assert result.unparsed == 0
+    assert result.warnings == ()
+    row = db.execute(
+        "SELECT date, title, source, sha256, encoding, warnings, rules, examples, glossary,"
+        " body_lines, unparsed FROM editions"
+    ).fetchall()
+    assert row == [
+        (
+            "2031-03-03",
+            "Pebbles Tournament Rules",
+            "pebbles.txt",
+            "0" * 64,
+            "utf-8",
+            "[]",
+            4,
+            1,
+            2,
+            12,
+            0,
+        )
+    ]
+    assert count(db_path, "rules") == 7
+    assert count(db_path, "examples") == 1
+    assert count(db_path, "glossary") == 2
+    assert count(db_path, "texts") == len(texts_of(edition))
+    stored = db.execute(
+        "SELECT r.number, r.kind, r.parent, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+        " ORDER BY r.seq"
+    ).fetchall()
+    assert stored == [(r.number, r.kind, r.parent, r.text) for r in edition.rules]
+
+
+def test_ingest_parsed_invented_edition(db: Database, db_path: Path) -> None:
+    edition = parse.edition(INVENTED)
+    assert edition.date == "2031-03-03"
+    result = do_ingest(db, edition)
+    assert (result.status, result.rules, result.examples, result.glossary) == ("added", 4, 1, 2)
+    terms = [term for (term,) in db.execute("SELECT term FROM glossary ORDER BY seq")]
+    assert terms == ["Pebble", "Turn"]
+    credits = db.execute(
+        "SELECT t.text FROM editions e JOIN texts t ON t.id = e.credits_id"
+    ).fetchone()[0]
+    assert "Invented by the test suite." in credits
+    reader = Reader(db_path)
+    try:
+        node = reader.rule("100.1", "2031-03-03")
+        assert [child["number"] for child in node["children"]] == ["100.1a"]
+        assert node["children"][0]["examples"] == ["Ana and Ben each start with seven pebbles."]
+        assert node["next"] == "100.2"
+        assert reader.define("pebble", "2031-03-03")["term"] == "Pebble"
+    finally:
+        reader.close()
+
+
+def test_reingest_identical_records_is_unchanged(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition())
+    before = dump(db_path)
+    # Identical records under another source and digest are still the same edition.
+    result = store.ingest(db, make_edition(), source="copy.txt", sha256="f" * 64, encoding="cp1252")
+    assert result.status == "unchanged"
+    assert (result.rules, result.examples, result.glossary) == (4, 1, 2)
+    assert dump(db_path) == before
+
+
+def test_different_text_same_date_is_refused(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition())
+    before = dump(db_path)
+    with pytest.raises(EditionExists, match="--replace"):
+        do_ingest(db, make_edition(win="The fewest pebbles wins."))
+    assert dump(db_path) == before
+    assert not db.conn.in_transaction
+
+
+def test_replace_swaps_the_edition_and_drops_orphan_texts(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition())
+    new = make_edition(win="The fewest pebbles wins.")
+    result = do_ingest(db, new, replace=True)
+    assert result.status == "replaced"
+    assert count(db_path, "editions") == 1
+    texts = {text for (text,) in db.execute("SELECT text FROM texts")}
+    assert texts == texts_of(new)
+    assert "The most pebbles wins." not in texts
+    number_text = db.execute(
+        "SELECT t.text FROM rules r JOIN texts t ON t.id = r.text_id WHERE r.number = '100.2'"
+    ).fetchall()
+    assert number_text == [("The fewest pebbles wins.",)]
+    assert dangling(db) == []
+    again = do_ingest(db, new, replace=True)
+    assert again.status == "unchanged"
+
+
+def test_replace_keeps_texts_other_editions_use(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2032-01-01"))
+    do_ingest(db, make_edition("2031-03-03", win="The fewest pebbles wins."), replace=True)
+    texts = {text for (text,) in db.execute("SELECT text FROM texts")}
+    assert "The most pebbles wins." in texts  # still used by 2032-01-01
+    assert dangling(db) == []
+    assert texts == texts_of(make_edition("2032-01-01")) | texts_of(
+        make_edition("2031-03-03", win="The fewest pebbles wins.")
+    )
+
+
+def test_texts_are_deduplicated_across_editions(db: Database, db_path: Path) -> None:
+    first = make_edition("2031-03-03")
+    do_ingest(db, first)
+    texts_before = count(db_path, "texts")
+    second = make_edition("2031-06-01", win="The fewest pebbles wins.")
+    do_ingest(db, second)
+    new_texts = texts_of(second) - texts_of(first)
+    assert new_texts == {second.intro, "The fewest pebbles wins."}
+    assert count(db_path, "texts") == texts_before + len(new_texts)
+    assert count(db_path, "rules") == 2 * len(first.rules)
+    digests = db.execute("SELECT COUNT(DISTINCT digest), COUNT(*) FROM texts").fetchone()
+    assert digests[0] == digests[1]
+
+
+def test_repeated_text_within_one_edition_is_stored_once(db: Database, db_path: Path) -> None:
+    edition = make_edition()
+    twice = replace(
+        edition,
+        rules=(*edition.rules, Rule("101.2", "rule", "Players take turns clockwise.", "101")),
+    )
+    do_ingest(db, twice)
+    assert count(db_path, "texts") == len(texts_of(twice))
+    assert count(db_path, "rules") == len(twice.rules)
+
+
+# one transaction ------------------------------------------------------------
+
+
+def failing_after(original: Callable[..., None]) -> Callable[..., None]:
+    """_insert_records that writes every row and then fails."""
+
+    def insert_then_fail(db: Database, edition_id: int, edition: Edition) -> None:
+        original(db, edition_id, edition)
+        assert db.execute("SELECT COUNT(*) FROM rules WHERE edition_id = ?", [edition_id])
+        raise RuntimeError("disk on fire")
+
+    return insert_then_fail
+
+
+def test_failed_ingest_leaves_the_database_as_it_was(
+    db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    do_ingest(db, make_edition("2031-03-03"))
+    before = dump(db_path)
+    monkeypatch.setattr(store, "_insert_records", failing_after(store._insert_records))
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        do_ingest(db, make_edition("2031-06-01", win="The fewest pebbles wins."))
+    assert not db.conn.in_transaction
+    assert dump(db_path) == before
+    assert [tuple(row) for row in db.execute("SELECT date FROM editions")] == [("2031-03-03",)]
+
+
+def test_failed_replace_keeps_the_old_edition(
+    db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    do_ingest(db, make_edition())
+    before = dump(db_path)
+    monkeypatch.setattr(store, "_insert_records", failing_after(store._insert_records))
+    with pytest.raises(RuntimeError):
+        do_ingest(db, make_edition(win="The fewest pebbles wins."), replace=True)
+    assert dump(db_path) == before
+
+
+def test_constraint_violation_midway_rolls_back(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition("2031-03-03"))
+    before = dump(db_path)
+    good = make_edition("2031-06-01", win="A brand new text.")
+    # Rules and examples go in first; the glossary row then breaks NOT NULL.
+    bad = replace(good, glossary=(good.glossary[0], GlossaryEntry(None, "No name.")))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.IntegrityError):
+        do_ingest(db, bad)
+    assert not db.conn.in_transaction
+    assert dump(db_path) == before
+    # The connection is still usable afterwards.
+    assert do_ingest(db, good).status == "added"
+
+
+# readers and writers ----------------------------------------------------------
+
+
+def test_reader_works_while_a_writer_holds_a_transaction(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition("2031-03-03"))
+    early = Reader(db_path)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        do_ingest(db, make_edition("2031-06-01", win="The fewest pebbles wins."))
+        assert db.conn.in_transaction
+        late = Reader(db_path)  # opened while the write is pending
+        for reader in (early, late):
+            assert [row["edition"] for row in reader.editions()] == ["2031-03-03"]
+            assert reader.resolve_edition("latest") == "2031-03-03"
+            node = reader.rule("100.2", reader.resolve_edition("2031-12-31"))
+            assert node["text"] == "The most pebbles wins."
+            assert reader.define("turn", "2031-03-03")["term"] == "Turn"
+        late.close()
+    finally:
+        db.conn.commit()
+    fresh = Reader(db_path)
+    try:
+        assert fresh.resolve_edition("latest") == "2031-06-01"
+        assert fresh.rule("100.2", "2031-06-01")["text"] == "The fewest pebbles wins."
+    finally:
+        fresh.close()
+        early.close()
+
+
+def test_reader_during_an_ingest_sees_only_committed_editions(
+    db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    do_ingest(db, make_edition("2031-03-03"))
+    seen: list[list[str]] = []
+    original = store._insert_records
+
+    def insert_and_look(database: Database, edition_id: int, edition: Edition) -> None:
+        original(database, edition_id, edition)
+        reader = Reader(db_path)
+        try:
+            seen.append([row["edition"] for row in reader.editions()])
+        finally:
+            reader.close()
+
+    monkeypatch.setattr(store, "_insert_records", insert_and_look)
+    do_ingest(db, make_edition("2031-06-01"))
+    assert seen == [["2031-03-03"]]
+    assert count(db_path, "editions") == 2
