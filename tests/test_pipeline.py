@@ -1,0 +1,43 @@
+"""Variants: damaged or re-encoded copies ingest as their edition, or say what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules_kb import pipeline, store
+from rules_kb.errors import EditionExists
+from tests.conftest import SHARED, variant_files
+
+VARIANTS = variant_files()
+
+
+@pytest.mark.skipif(not VARIANTS, reason="../shared is not there")
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.name[:40])
+def test_variant_is_its_edition_or_names_the_damage(path: Path, tmp_path: Path) -> None:
+    date = path.name[:10]
+    db = store.open_db(tmp_path / "v.db")
+    original = pipeline.ingest_bytes(db, (SHARED / f"{date}.txt").read_bytes(), source="orig")
+    assert original.status == "added"
+    copy, decoded = pipeline.read_edition(path.read_bytes())
+    assert copy.date == date
+    same = store.content_hash(copy) == store.content_hash(
+        pipeline.read_edition((SHARED / f"{date}.txt").read_bytes())[0]
+    )
+    warnings = list(decoded.warnings) + list(copy.warnings)
+    try:
+        result = pipeline.ingest_bytes(db, path.read_bytes(), source=path.name)
+    except EditionExists as error:
+        assert not same
+        message = str(error)
+        # the refusal names the damage: decoder/parser warnings, or how the text differs
+        assert "--replace" in message
+        assert warnings or "typography" in message, message
+        assert all(warning in message for warning in warnings)
+    else:
+        assert same and result.status == "unchanged"
+    if "mojibake" in path.name or "gbk" in path.name or "fffd" in path.name:
+        assert warnings  # damage is never silent
+    if "truncated" in path.name:
+        assert any("truncated" in warning for warning in warnings)
