@@ -37,6 +37,11 @@ class Reader:
         if not self._dates:
             raise EmptyDatabase(f"the database {path} holds no editions: run `rules-kb ingest`")
 
+    def stamp(self) -> str:
+        """The content stamp: it changes whenever an ingest adds or replaces an edition."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        return str(row[0]) if row else "0"
+
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()

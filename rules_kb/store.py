@@ -80,6 +80,16 @@ def m001_initial(db: Database) -> None:
     )
 
 
+@migration
+def m002_stamp(db: Database) -> None:
+    """A content stamp that every ingest or replace changes: derived data (the search
+    index) records the stamp it was built from and is stale when they differ."""
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+    db.execute("INSERT INTO meta (key, value) VALUES ('stamp', '0')")
+
+
+# Further migrations go here, numbered in order (m003_..., m004_...).
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -167,6 +177,7 @@ def ingest(
             _delete_edition(db, existing[0])
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
         _insert_records(db, edition_id, edition)
+        _bump_stamp(db)
     return _result(edition, status, all_warnings)
 
 
@@ -208,6 +219,10 @@ def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
     if stored_terms != len(edition.glossary):
         parts.append(f"{len(edition.glossary)} glossary entries instead of {stored_terms}")
     return "; ".join(parts) or "the glossary, introduction or credits differ"
+
+
+def _bump_stamp(db: Database) -> None:
+    db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stamp'")
 
 
 def _result(

@@ -66,6 +66,10 @@ EXPECTED_COLUMNS = {
         ("line", "INTEGER", 1, 2),
         ("text", "TEXT", 1, 0),
     ],
+    "meta": [
+        ("key", "TEXT", 1, 1),
+        ("value", "TEXT", 1, 0),
+    ],
 }
 
 # An invented rulebook in the shape of a CR edition (not CR text).

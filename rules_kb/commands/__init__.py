@@ -1,0 +1,1 @@
+"""The commands of rules-kb, one module per concern; importing them registers them."""
