@@ -11,9 +11,9 @@ import sys
 import typer
 
 from rules_kb.app import app
-from rules_kb.commands import ingest, lookup
+from rules_kb.commands import diff, ingest, lookup, refs, search, update
 
-__all__ = ["app", "ingest", "lookup", "main"]
+__all__ = ["app", "diff", "ingest", "lookup", "main", "refs", "search", "update"]
 
 
 def main() -> None:

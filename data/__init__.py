@@ -1,0 +1,1 @@
+"""Facts the code reads (the edition catalogue); never CR text."""

@@ -1,0 +1,1 @@
+"""Commands for this concern; filled in by its issue."""
