@@ -41,6 +41,8 @@ _EXAMPLE = re.compile(r"^(?:example|examples):\s*", re.I)
 _DECORATION = re.compile(r"^[\s=\-_*~]+$")
 _INDENTED_PARAGRAPH = re.compile(r"^\s{3,}\S")
 _TOC_LEADER = re.compile(r"\.{4,}\s*\d*\s*$")
+_SENSE = re.compile(r"^\d+\.\s+\S")
+_GLUED_SENSE = re.compile(r"^([A-Z][^0-9]*?[a-z)])(1\.\s+\S.*)$")
 _WRAP_WIDTH = 150
 _MAX_UNPARSED = 500
 
@@ -206,7 +208,13 @@ class LineLexer:
                 if current is not None:
                     current.end_line = line_no
                 continue
-            if self.wrapped and not blank_before and current and _OPEN_END.search(current.text):
+            if (
+                self.wrapped
+                and not blank_before
+                and current
+                and current.kind != "TERM"
+                and _OPEN_END.search(current.text)
+            ):
                 kind = None  # a hard-wrapped sentence goes on, whatever the line starts with
             else:
                 kind = self._classify(raw, blank_before, current.kind if current else None)
@@ -218,6 +226,12 @@ class LineLexer:
             if current is not None:
                 yield current
             current = _Logical(kind or "PARA", raw.strip(), line_no, line_no)
+            glued = _GLUED_SENSE.match(current.text) if kind == "TERM" else None
+            if glued:
+                # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
+                self.warnings.append(f"line {line_no}: glossary term glued to its first sense")
+                yield _Logical("TERM", glued.group(1), line_no, line_no)
+                current = _Logical("DEF", glued.group(2), line_no, line_no)
             if current.kind in {"PARA", "DEF", "CREDIT_LINE", "INDEX_LINE"} and not self.wrapped:
                 yield current
                 current = None
@@ -265,7 +279,7 @@ class LineLexer:
 
     def _classify_glossary(self, raw: str, blank_before: bool, previous: str | None) -> str | None:
         """A block after a blank line starts with its term; 1999 indents definitions."""
-        if blank_before and not raw[:1].isspace():
+        if blank_before and not raw[:1].isspace() and not _SENSE.match(raw):
             return "TERM"
         if not self.wrapped or blank_before or previous == "TERM":
             return "DEF"
