@@ -236,3 +236,19 @@ def test_numbered_senses_stay_one_entry() -> None:
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("date", "term", "starts"),
+    [
+        ("1999-11-01", "Counter", "1. "),  # its second sense follows a blank line
+        ("2021-06-18", "Ability", "1. "),  # printed as "Ability1. Text on ..."
+        ("2001-07-23", "Infinity Rule", "There"),  # a wrapped term ending in "Rule"
+    ],
+)
+def test_glossary_traps(date: str, term: str, starts: str) -> None:
+    entries = [entry for entry in by_date(date).glossary if entry.term == term]
+    assert len(entries) == 1
+    assert entries[0].text.startswith(starts)
+    if term == "Counter":
+        assert "\n2. " in entries[0].text
