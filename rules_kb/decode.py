@@ -30,6 +30,8 @@ _MOJIBAKE = re.compile("[ÂÃâ][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ
 #: cp1252 bytes that were read as Latin-1 and re-encoded as UTF-8 show up as C1 controls.
 _C1_CONTROLS = re.compile("[\u0080-\u009f]")
 _UTF8_REPLACEMENT_BYTES = b"\xef\xbf\xbd"
+#: No rule puts a question mark between two letters: "player?s" lost its apostrophe.
+_QUESTION_IN_WORD = re.compile(r"(?<![./=\w])[A-Za-z]+\?[A-Za-z]+\b(?!=)")
 #: In a GBK copy a "?" glued to a word stands for a character GBK could not encode.
 _QUESTION_FOR_LOST = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z ,.;:)”\"’'])")
 
@@ -59,12 +61,25 @@ def decode(data: bytes) -> Decoded:
     if not text.strip():
         raise NotText("the file is empty")
     _check_text(text)
+    _count_lost_to_question_marks(text, encoding, warnings)
     return Decoded(text=text, encoding=encoding, warnings=tuple(warnings))
 
 
 def normalise_newlines(text: str) -> str:
     """Turn CRLF, bare CR, U+2028/U+2029 and NEL into LF."""
     return re.sub("\r\n?|[\u2028\u2029\u0085]", "\n", text)
+
+
+def _count_lost_to_question_marks(text: str, encoding: str, warnings: list[str]) -> None:
+    """Report "player?s": a converter that could not write a character wrote "?" instead."""
+    if encoding == "gbk":
+        return  # counted, with a wider pattern, where GBK is chosen
+    lost = _QUESTION_IN_WORD.findall(text)
+    if len(lost) >= 3:
+        warnings.append(
+            f"{len(lost)} characters were replaced by '?' in this copy "
+            f"(as in {lost[0]!r}) and are lost"
+        )
 
 
 def _undouble_line_breaks(text: str, warnings: list[str]) -> str:

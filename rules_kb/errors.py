@@ -35,3 +35,31 @@ class UnknownTerm(RulesKbError):
 
 class EmptyDatabase(RulesKbError):
     """The database holds no editions yet."""
+
+
+class SearchIndexError(RulesKbError):
+    """The full-text index beside the database cannot be opened, built or updated."""
+
+
+class BadSearchQuery(RulesKbError):
+    """The search query is empty (whoosh reads any other text as a query)."""
+
+
+class BadCatalogue(RulesKbError):
+    """The edition catalogue (data/editions.toml) is malformed or inconsistent."""
+
+
+class NetworkError(RulesKbError):
+    """The server could not be reached or did not answer in time (after the retries)."""
+
+
+class HttpError(RulesKbError):
+    """The server answered with an HTTP error status (404, 500, ...)."""
+
+
+class NoRulesLink(RulesKbError):
+    """The rules page links no Comprehensive Rules .txt file."""
+
+
+class TruncatedDownload(RulesKbError):
+    """The download stopped short, or the rules text it carried stops before its end."""

@@ -16,6 +16,8 @@ from typing import Any
 from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
 from rules_kb.models import normalise_number, sort_key
 
+#: The raw text of a stored reference: the citing text between its offsets.
+_RAW = "substr(t.text, r.start + 1, r.end - r.start)"
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 
@@ -27,6 +29,7 @@ class Reader:
         if not path.exists():
             raise EmptyDatabase(f"no database at {path}: run `rules-kb ingest PATH` first")
         self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self._cites_cache: dict[int, dict[str, list[str]]] = {}
         try:
             self._dates: list[str] = [
                 str(row[0]) for row in self.conn.execute("SELECT date FROM editions")
@@ -56,9 +59,7 @@ class Reader:
         if wanted in {"oldest", "first"}:
             return str(self._dates[0])
         if not _ISO_DATE.match(wanted):
-            raise UnknownEdition(
-                f"unknown edition {value!r}: use latest, oldest or a date YYYY-MM-DD"
-            )
+            return self._set_edition(value)
         try:
             Date.fromisoformat(wanted)
         except ValueError as error:
@@ -69,6 +70,26 @@ class Reader:
                 f"no edition in force on {wanted}: the first stored edition is {self._dates[0]}"
             )
         return str(in_force[-1])
+
+    def _set_edition(self, value: str) -> str:
+        """The stored edition the catalogue lists with this set code (or set name)."""
+        from rules_kb import catalogue  # only set codes pay for reading the catalogue
+
+        known = catalogue.load()
+        entry = known.by_code(value)
+        if entry is None or entry.set is None:
+            nearest = known.nearest_code(value)
+            hint = f"; nearest set code: {nearest}" if nearest else ""
+            raise UnknownEdition(
+                f"unknown edition {value!r}: use latest, oldest, a date YYYY-MM-DD"
+                f" or a set code such as BRO{hint}"
+            )
+        if entry.date not in self._dates:
+            raise UnknownEdition(
+                f"{entry.set.code} ({entry.set.name}) is edition {entry.date},"
+                " which is not in the database"
+            )
+        return entry.date
 
     def editions(self) -> list[dict[str, Any]]:
         """Every stored edition with its counts and warnings, newest first."""
@@ -132,6 +153,7 @@ class Reader:
             "text": text,
             "parent": parent or None,
             "examples": self._examples(edition_id, seq),
+            "cites": self._cites(edition_id).get(number, []),
         }
 
     def _examples(self, edition_id: int, rule_seq: int) -> list[str]:
@@ -195,7 +217,7 @@ class Reader:
             "edition": edition,
             "term": found_term,
             "text": text,
-            "rules": list(dict.fromkeys(_CITED.findall(text))),
+            "rules": self._glossary_rules(edition_id, found_term, text),
         }
 
     def has_term(self, term: str, edition: str) -> bool:
@@ -205,6 +227,152 @@ class Reader:
         except UnknownTerm:
             return False
         return True
+
+    # references -----------------------------------------------------------
+
+    def has_references(self) -> bool:
+        """Whether the database has the reference table (schema migration m003)."""
+        found = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refs'"
+        ).fetchone()
+        return found is not None
+
+    def _cites(self, edition_id: int) -> dict[str, list[str]]:
+        """Numbers each rule cites (its text, then its examples), per edition, read once."""
+        if edition_id not in self._cites_cache:
+            cites: dict[str, dict[str, None]] = {}
+            if self.has_references():
+                for key, target in self.conn.execute(
+                    "SELECT source_key, target FROM refs WHERE edition_id = ? AND source_kind IN"
+                    " ('rule', 'example') ORDER BY source_kind = 'example', seq",
+                    [edition_id],
+                ):
+                    cites.setdefault(key, {})[target] = None
+            self._cites_cache[edition_id] = {key: list(found) for key, found in cites.items()}
+        return self._cites_cache[edition_id]
+
+    def _glossary_rules(self, edition_id: int, term: str, text: str) -> list[str]:
+        if not self.has_references():
+            return list(dict.fromkeys(_CITED.findall(text)))
+        rows = self.conn.execute(
+            "SELECT target FROM refs WHERE edition_id = ? AND source_kind = 'glossary'"
+            " AND source_key = ? AND target_kind = 'rule' ORDER BY seq",
+            [edition_id, term],
+        )
+        return list(dict.fromkeys(target for (target,) in rows))
+
+    def refs(self, number: str, edition: str) -> dict[str, Any]:
+        """What a rule cites and what cites it, each with the raw reference and a snippet."""
+        from rules_kb.refs import edge_entries
+
+        wanted = normalise_number(number)
+        edition_id = self._edition_id(edition)
+        exists = self.conn.execute(
+            "SELECT 1 FROM rules WHERE edition_id = ? AND number = ?", [edition_id, wanted]
+        ).fetchone()
+        select = (
+            "SELECT r.source_kind, r.source_key, r.target_kind, r.target, r.resolved,"
+            f" {_RAW},"
+            " r.start, r.end, t.text FROM refs r JOIN texts t ON t.id = r.text_id"
+            " WHERE r.edition_id = ? AND "
+        )
+        cites = self.conn.execute(
+            select + "r.source_kind IN ('rule', 'example') AND r.source_key = ? ORDER BY r.seq",
+            [edition_id, wanted],
+        ).fetchall()
+        cited_by = self.conn.execute(
+            select + "r.target_kind = 'rule' AND r.target = ? ORDER BY r.seq",
+            [edition_id, wanted],
+        ).fetchall()
+        if exists is None and not cited_by:
+            raise UnknownRule(self._unknown_rule_message(edition_id, edition, wanted))
+        return {
+            "edition": edition,
+            "number": wanted,
+            "exists": exists is not None,
+            "cites": edge_entries(cites, cited_by=False),
+            "cited_by": edge_entries(cited_by, cited_by=True),
+        }
+
+    def check(self, edition: str) -> dict[str, Any]:
+        """Dangling references and numbering anomalies of one edition."""
+        from rules_kb.refs import numbering_anomalies
+
+        edition_id = self._edition_id(edition)
+        rows = self.conn.execute(
+            f"SELECT r.source_kind, r.source_key, {_RAW}, r.target_kind, r.target, r.resolved"
+            " FROM refs r JOIN texts t ON t.id = r.text_id WHERE r.edition_id = ? ORDER BY r.seq",
+            [edition_id],
+        ).fetchall()
+        dangling = [
+            {"from": key, "in": kind, "raw": raw, "target": target, "target_kind": target_kind}
+            for kind, key, raw, target_kind, target, resolved in rows
+            if not resolved
+        ]
+        numbers = self.conn.execute(
+            "SELECT number, kind, parent FROM rules WHERE edition_id = ? ORDER BY seq",
+            [edition_id],
+        ).fetchall()
+        return {
+            "edition": edition,
+            "references": len(rows),
+            "resolved": len(rows) - len(dangling),
+            "dangling": dangling,
+            "anomalies": numbering_anomalies(numbers),
+        }
+
+    def graph_rows(
+        self, edition: str
+    ) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str, str, str, str, int]]]:
+        """Nodes (kind, key, text) and edges (source kind, source key, target kind, target,
+        raw, in, resolved) of one edition's reference graph, in document order."""
+        edition_id = self._edition_id(edition)
+        nodes = self.conn.execute(
+            "SELECT kind, key, text FROM (SELECT 0 AS part, r.seq, r.kind, r.number AS key, t.text"
+            " FROM rules r JOIN texts t ON t.id = r.text_id WHERE r.edition_id = :e"
+            " UNION ALL SELECT 1, g.seq, 'glossary', g.term, t.text FROM glossary g"
+            " JOIN texts t ON t.id = g.text_id WHERE g.edition_id = :e) ORDER BY part, seq",
+            {"e": edition_id},
+        ).fetchall()
+        edges = self.conn.execute(
+            "SELECT CASE r.source_kind WHEN 'glossary' THEN 'glossary' ELSE 'rule' END,"
+            f" r.source_key, r.target_kind, r.target, {_RAW}, r.source_kind, r.resolved"
+            " FROM refs r JOIN texts t ON t.id = r.text_id WHERE r.edition_id = ? ORDER BY r.seq",
+            [edition_id],
+        ).fetchall()
+        return nodes, edges
+
+    # whole editions (diffs and history) -------------------------------------
+
+    def dates(self) -> list[str]:
+        """Every stored edition date, oldest first."""
+        return list(self._dates)
+
+    def edition_rules(self, edition: str) -> list[tuple[str, str, str | None, int]]:
+        """(number, kind, parent, text_id) of every rule row of an edition, in document order."""
+        return self.conn.execute(
+            "SELECT number, kind, parent, text_id FROM rules WHERE edition_id = ? ORDER BY seq",
+            [self._edition_id(edition)],
+        ).fetchall()
+
+    def edition_glossary(self, edition: str) -> list[tuple[str, int]]:
+        """(term, text_id) of every glossary entry of an edition, in document order."""
+        return self.conn.execute(
+            "SELECT term, text_id FROM glossary WHERE edition_id = ? ORDER BY seq",
+            [self._edition_id(edition)],
+        ).fetchall()
+
+    def texts(self, ids: list[int]) -> dict[int, str]:
+        """The stored texts with these ids (texts are deduplicated: equal id, equal text)."""
+        found: dict[int, str] = {}
+        unique = list(set(ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self.conn.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", chunk)
+            )
+        return found
 
 
 def _names(term: str) -> list[str]:

@@ -580,9 +580,17 @@ def test_edition_encoding_matches_manifest(name: str | None) -> None:
     assert decoded.encoding == MANIFEST_ENCODINGS[guess]
     if "U+FFFD" in guess:
         assert _has_fffd_warning(decoded)
+    elif name in LOST_TO_QUESTION_MARKS:
+        # The manifest's heuristic cannot see it: "player?s" in these copies.
+        assert [w for w in decoded.warnings if "replaced by '?'" in w] == list(decoded.warnings)
+        assert decoded.warnings
     else:
         # Editions the manifest calls clean decode without any damage report.
         assert decoded.warnings == ()
+
+
+#: Editions whose apostrophes or dashes a converter turned into "?" before they were shared.
+LOST_TO_QUESTION_MARKS = {"2008-05-01.txt", "2009-05-01.txt"}
 
 
 @pytest.mark.parametrize("name", _params(_editions()))
@@ -660,3 +668,15 @@ def test_utf16_nobom_variant(name: str | None) -> None:
     edition = _decoded("2016-08-26.txt")
     overlap = _overlap(decoded.text, edition.text)
     assert overlap >= 0.99, f"only {overlap:.2%} of non-blank lines match the 2016-08-26 edition"
+
+
+def test_question_marks_standing_for_lost_characters_are_reported() -> None:
+    """A converter that could not write ’ or — wrote "?" ("player?s"): say the text is lossy."""
+    text = "100.1. A player?s hand isn?t public. Each player?s deck?even a small one?counts.\n"
+    decoded = decode(text.encode("ascii"))
+    assert any("replaced by '?'" in warning for warning in decoded.warnings)
+
+
+def test_question_marks_in_urls_and_questions_are_not_damage() -> None:
+    text = "100.1. See www.example.com/default.asp?x=rules. Is it your turn? Yes.\n" * 3
+    assert decode(text.encode("ascii")).warnings == ()

@@ -70,6 +70,18 @@ EXPECTED_COLUMNS = {
         ("key", "TEXT", 1, 1),
         ("value", "TEXT", 1, 0),
     ],
+    "refs": [
+        ("edition_id", "INTEGER", 1, 1),
+        ("seq", "INTEGER", 1, 2),
+        ("source_kind", "TEXT", 1, 0),
+        ("source_key", "TEXT", 1, 0),
+        ("text_id", "INTEGER", 1, 0),
+        ("start", "INTEGER", 1, 0),
+        ("end", "INTEGER", 1, 0),
+        ("target_kind", "TEXT", 1, 0),
+        ("target", "TEXT", 1, 0),
+        ("resolved", "INTEGER", 1, 0),
+    ],
 }
 
 # An invented rulebook in the shape of a CR edition (not CR text).

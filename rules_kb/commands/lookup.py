@@ -11,10 +11,11 @@ from rules_kb.app import DbOption, EditionOption, JsonOption, command, reader
 
 @command
 def editions(db: DbOption = None, json_out: JsonOption = False) -> None:
-    """List the stored editions with their counts and warnings."""
+    """List the stored editions with their counts, warnings and the set each accompanies."""
+    from rules_kb import catalogue
     from rules_kb.render import lookup as render
 
-    render.editions(reader(db).editions(), as_json=json_out)
+    render.editions(catalogue.with_sets(reader(db).editions()), as_json=json_out)
 
 
 @command
@@ -49,12 +50,14 @@ def define(
 
 @command
 def show(
-    query: Annotated[str, typer.Argument(help="A rule number or a glossary term.")],
+    query: Annotated[
+        str, typer.Argument(help="A rule number, a glossary term, or words to search for.")
+    ],
     edition: EditionOption = "latest",
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Show a rule (for a number) or a glossary entry (for a term)."""
+    """Show a rule (for a number), a glossary entry (for a term), else search results."""
     from rules_kb.models import is_number
     from rules_kb.render import lookup as render
 
@@ -62,5 +65,9 @@ def show(
     day = kb.resolve_edition(edition)
     if is_number(query):
         render.rule(kb.rule(query, day), as_json=json_out)
-    else:
+    elif kb.has_term(query, day):
         render.definition(kb.define(query, day), as_json=json_out)
+    else:
+        from rules_kb.commands.search import search_and_render
+
+        search_and_render(kb, db, query, edition=day, json_out=json_out)

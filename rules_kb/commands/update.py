@@ -1,1 +1,89 @@
-"""Commands for this concern; filled in by its issue."""
+"""`rules-kb update`: download the current Comprehensive Rules and ingest them.
+
+Every failure (no network, HTTP errors, timeouts, an HTML page, a download cut
+short, text that is truncated or is no edition) is one stderr line and exit 1,
+and leaves the database exactly as it was: nothing is opened for writing until
+the download has been read and parsed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from rules_kb.app import DbOption, JsonOption, command, database_path
+
+UrlOption = Annotated[
+    str | None,
+    typer.Option("--url", help="Download this rules .txt file instead of the one the page links."),
+]
+PageOption = Annotated[
+    str | None,
+    typer.Option(
+        "--page",
+        help="The rules page that links the current .txt"
+        " (default: https://magic.wizards.com/en/rules).",
+        show_default=False,
+    ),
+]
+ReplaceOption = Annotated[
+    bool, typer.Option("--replace", help="Overwrite an edition stored with different text.")
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        min=0.001,
+        envvar="RULES_KB_HTTP_TIMEOUT",
+        help="Seconds allowed to connect and between two reads.",
+    ),
+]
+RetriesOption = Annotated[
+    int,
+    typer.Option(
+        "--retries",
+        min=0,
+        envvar="RULES_KB_HTTP_RETRIES",
+        help="Further attempts after a transient failure (no connection, timeout, HTTP 5xx).",
+    ),
+]
+BackoffOption = Annotated[
+    float,
+    typer.Option(
+        "--backoff",
+        min=0.0,
+        envvar="RULES_KB_HTTP_BACKOFF",
+        help="Seconds before the first retry; each retry waits twice as long.",
+    ),
+]
+
+
+@command
+def update(
+    url: UrlOption = None,
+    page: PageOption = None,
+    db: DbOption = None,
+    replace: ReplaceOption = False,
+    timeout: TimeoutOption = 30.0,
+    retries: RetriesOption = 3,
+    backoff: BackoffOption = 1.0,
+    json_out: JsonOption = False,
+) -> None:
+    """Download the current Comprehensive Rules from the official rules page and ingest them."""
+    from rules_kb import fetch, pipeline, store
+    from rules_kb.render import update as render
+
+    policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff)
+    with render.download_progress(quiet=json_out) as progress:
+        if url:
+            got = fetch.download(url, policy=policy, progress=progress)
+        else:
+            got = fetch.latest(page or fetch.DEFAULT_PAGE, policy=policy, progress=progress)
+    fetch.read(got)  # refuses HTML, non-editions and truncated text before the database opens
+    database = store.open_db(database_path(db))
+    try:
+        result = pipeline.ingest_bytes(database, got.data, source=got.name, replace=replace)
+    finally:
+        database.close()
+    render.update_result(result, got, as_json=json_out)

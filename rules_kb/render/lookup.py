@@ -12,17 +12,22 @@ def editions(rows: list[dict[str, Any]], *, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"{len(rows)} editions", title_justify="left")
-    for column in ("edition", "rules", "examples", "glossary", "unparsed", "source", "warnings"):
+    columns = ("edition", "set", "rules", "examples", "glossary", "unparsed", "source", "warnings")
+    for column in columns:
         table.add_column(
             column,
             justify="right" if column in {"rules", "examples", "glossary", "unparsed"} else "left",
+            no_wrap=column == "edition",
         )
     for row in rows:
+        release = row.get("set")
         table.add_row(
             row["edition"],
+            f"{release['code']} {escape(release['name'])}" if release else "",
             str(row["rules"]),
             str(row["examples"]),
             str(row["glossary"]),
@@ -64,6 +69,8 @@ def _print_node(node: dict[str, Any], depth: int) -> None:
         out.print(f"{indent}[bold cyan]{escape(number)}[/] {escape(node['text'])}")
     for example in node.get("examples", []):
         out.print(f"{indent}  [italic]Example:[/] {escape(example)}")
+    if node.get("cites"):
+        out.print(f"{indent}  [dim]cites {escape(', '.join(node['cites']))}[/]")
     for child in node.get("children", []):
         _print_node(child, depth + 1)
 

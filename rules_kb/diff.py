@@ -1,0 +1,479 @@
+"""What changed between two editions, and how one rule read in every edition.
+
+The alignment itself (which old rule became which new one) lives in
+`rules_kb.align`; this module turns alignments into changes with word diffs,
+counts replaced phrases, and chains consecutive alignments into a history.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
+from rules_kb.errors import UnknownRule, UnknownTerm
+from rules_kb.models import normalise_number
+
+if TYPE_CHECKING:
+    from rules_kb.query import Reader
+
+ChangeType = Literal["added", "removed", "changed", "moved"]
+WordOp = tuple[str, str]
+
+DIFF_TIMEOUT = 0.0
+"""diff-match-patch's time limit per diff. Its default, 1 s, silently degrades large
+diffs; a rule is at most a few hundred words, so no limit (0) is both exact and fast."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One rule or glossary entry that differs between two editions."""
+
+    type: ChangeType
+    """added, removed, changed (text differs), moved (same text, new number)."""
+    kind: str
+    """section, chapter, rule, subrule, or glossary."""
+    old_key: str | None
+    """The old number (or term); None when added."""
+    new_key: str | None
+    """The new number (or term); None when removed."""
+    old_text: str | None
+    """The old text exactly as stored."""
+    new_text: str | None
+    """The new text exactly as stored."""
+    words: tuple[WordOp, ...]
+    """The word diff: ("=", text), ("-", text), ("+", text)."""
+    reference_only: bool = False
+    """The text differs only in rule numbers, renumbered as the alignment maps them."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of one change."""
+        document: dict[str, Any] = {"type": self.type, "kind": self.kind}
+        if self.kind == "glossary":
+            document |= {"old_term": self.old_key, "new_term": self.new_key}
+        else:
+            document |= {"old_number": self.old_key, "new_number": self.new_key}
+        document |= {
+            "old_text": self.old_text,
+            "new_text": self.new_text,
+            "reference_only": self.reference_only,
+            "words": [list(op) for op in self.words],
+        }
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class EditionDiff:
+    """Every change between two editions: rules first, then the glossary."""
+
+    old: str
+    """The old edition's date."""
+    new: str
+    """The new edition's date."""
+    rules: tuple[Change, ...]
+    """Rule changes in new-edition order (removed rules where they stood)."""
+    glossary: tuple[Change, ...]
+    """Glossary changes in new-edition order."""
+
+    def summary(self) -> dict[str, Any]:
+        """Counts by type; reference-only changes are counted apart from `changed`."""
+        return {**_counts(self.rules), "glossary": _counts(self.glossary)}
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `diff --json`."""
+        return {
+            "old": self.old,
+            "new": self.new,
+            "summary": self.summary(),
+            "changes": [change.as_json() for change in (*self.rules, *self.glossary)],
+        }
+
+    def only(self, number: str) -> EditionDiff:
+        """The changes of one rule and its subrules, on either side."""
+        wanted = normalise_number(number)
+
+        def mine(key: str | None) -> bool:
+            return key is not None and (
+                key == wanted or (key.startswith(wanted) and key[len(wanted) :].isalpha())
+            )
+
+        kept = tuple(c for c in self.rules if mine(c.old_key) or mine(c.new_key))
+        return EditionDiff(self.old, self.new, kept, ())
+
+
+def _counts(changes: Iterable[Change]) -> dict[str, int]:
+    counts = dict.fromkeys(("added", "removed", "changed", "moved", "reference_only"), 0)
+    for change in changes:
+        counts["reference_only" if change.reference_only else change.type] += 1
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Consecutive editions in which a rule had the same number and text."""
+
+    first: str
+    """The first edition of the span."""
+    last: str
+    """The last edition of the span."""
+    key: str
+    """The number (or glossary term) in those editions."""
+    text: str
+    """The text in those editions."""
+
+    def as_json(self, *, glossary: bool) -> dict[str, str]:
+        """The SPEC shape of one version."""
+        name = "term" if glossary else "number"
+        return {"from": self.first, "to": self.last, name: self.key, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """How one rule (or glossary entry) read across the editions, newest span first."""
+
+    query: str
+    """What was asked for."""
+    kind: Literal["rule", "glossary"]
+    """Whether a rule number or a glossary term was followed."""
+    spans: tuple[Span, ...]
+    """Newest first."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `history --json`."""
+        glossary = self.kind == "glossary"
+        return {
+            "query": self.query,
+            "kind": self.kind,
+            "versions": [span.as_json(glossary=glossary) for span in self.spans],
+        }
+
+
+# editions, texts and alignments, cached --------------------------------------------
+
+
+class Library:
+    """The editions of one database as alignment items, with texts and alignments cached.
+
+    Alignments of a pair are kept for the life of the object, so a second history or
+    diff in the same process costs only lookups.
+    """
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self._rules: dict[str, tuple[Item, ...]] = {}
+        self._glossary: dict[str, tuple[Item, ...]] = {}
+        self._texts: dict[int, str] = {}
+        self._alignments: dict[tuple[str, str, bool], Alignment] = {}
+
+    def dates(self) -> list[str]:
+        """Every edition date, oldest first."""
+        return self.reader.dates()
+
+    def items(self, edition: str, *, glossary: bool = False) -> tuple[Item, ...]:
+        """The rules (or glossary entries) of an edition, in document order."""
+        cache = self._glossary if glossary else self._rules
+        if edition not in cache:
+            if glossary:
+                rows = self.reader.edition_glossary(edition)
+                cache[edition] = tuple(Item(term, "glossary", None, tid) for term, tid in rows)
+            else:
+                cache[edition] = tuple(Item(*row) for row in self.reader.edition_rules(edition))
+        return cache[edition]
+
+    def texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """Texts by id, loading the ones not seen yet."""
+        wanted = set(ids)
+        missing = [text_id for text_id in wanted if text_id not in self._texts]
+        if missing:
+            self._texts.update(self.reader.texts(missing))
+        return {text_id: self._texts[text_id] for text_id in wanted}
+
+    def alignment(self, old: str, new: str, *, glossary: bool = False) -> Alignment:
+        """The alignment of two editions' rules (or glossary), computed once."""
+        key = (old, new, glossary)
+        if key not in self._alignments:
+            self._alignments[key] = align(
+                self.items(old, glossary=glossary),
+                self.items(new, glossary=glossary),
+                lambda ids: self.texts(ids),
+            )
+        return self._alignments[key]
+
+
+# diff ----------------------------------------------------------------------------
+
+
+def diff(library: Library, old: str, new: str) -> EditionDiff:
+    """Every rule and glossary change from edition `old` to edition `new`."""
+    rules = _changes(library, old, new, glossary=False)
+    glossary = _changes(library, old, new, glossary=True)
+    return EditionDiff(old, new, rules, glossary)
+
+
+def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[Change, ...]:
+    before = library.items(old, glossary=glossary)
+    after = library.items(new, glossary=glossary)
+    alignment = library.alignment(old, new, glossary=glossary)
+    # References inside glossary definitions are renumbered as the rules were.
+    number_map = library.alignment(old, new).key_map(library.items(old), library.items(new))
+    touched = [
+        (i, j)
+        for i, j in alignment.pairs
+        if before[i].text_id != after[j].text_id or before[i].key != after[j].key
+    ]
+    ids = [before[i].text_id for i, _ in touched] + [after[j].text_id for _, j in touched]
+    ids += [before[i].text_id for i in alignment.removed]
+    ids += [after[j].text_id for j in alignment.added]
+    texts = library.texts(ids)
+    placed: list[tuple[tuple[Any, ...], Change]] = []
+    for i, j in touched:
+        change = _paired(before[i], after[j], texts, number_map)
+        placed.append(((j, 0), change))
+    for j in alignment.added:
+        item = after[j]
+        text = texts[item.text_id]
+        change = Change("added", item.kind, None, item.key, None, text, (("+", text),))
+        placed.append(((j, 0), change))
+    for i in alignment.removed:
+        item = before[i]
+        text = texts[item.text_id]
+        change = Change("removed", item.kind, item.key, None, text, None, (("-", text),))
+        placed.append(((_position_after(i, alignment), 1, i), change))
+    placed.sort(key=lambda entry: entry[0])
+    return tuple(change for _, change in placed)
+
+
+def _position_after(old_index: int, alignment: Alignment) -> int:
+    """Where a removed rule goes in new-edition order: after its old predecessor's match."""
+    forward = dict(alignment.pairs)
+    for i in range(old_index - 1, -1, -1):
+        if i in forward:
+            return forward[i]
+    return -1
+
+
+def _paired(
+    old: Item, new: Item, texts: Mapping[int, str], number_map: Mapping[str, str]
+) -> Change:
+    old_text, new_text = texts[old.text_id], texts[new.text_id]
+    if old.text_id == new.text_id:
+        return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
+    return Change(
+        "changed",
+        new.kind,
+        old.key,
+        new.key,
+        old_text,
+        new_text,
+        word_diff(old_text, new_text),
+        reference_only=renumber_references(old_text, number_map) == new_text,
+    )
+
+
+def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
+    """The text with every rule number it cites replaced by its counterpart's number."""
+    return RULE_REFERENCE.sub(lambda match: number_map.get(match.group(0), match.group(0)), text)
+
+
+# word diffs ----------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text
+
+
+def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
+    """A word-level diff: diff-match-patch on words (its lines-to-chars trick applied to
+    words), with semantic cleanup; adjacent operations of one kind are merged."""
+    from diff_match_patch import diff_match_patch
+
+    engine = diff_match_patch()
+    engine.Diff_Timeout = DIFF_TIMEOUT
+    vocabulary: dict[str, str] = {}
+    encoded_old = _encode(old, vocabulary)
+    encoded_new = _encode(new, vocabulary)
+    diffs = engine.diff_main(encoded_old, encoded_new, False)
+    engine.diff_cleanupSemantic(diffs)
+    tokens = {code: token for token, code in vocabulary.items()}
+    symbols = {-1: "-", 0: "=", 1: "+"}
+    merged: list[list[str]] = []
+    for op, chunk in diffs:
+        text = "".join(tokens[code] for code in chunk)
+        if merged and merged[-1][0] == symbols[op]:
+            merged[-1][1] += text
+        elif text:
+            merged.append([symbols[op], text])
+    return tuple((op, text) for op, text in merged)
+
+
+def _encode(text: str, vocabulary: dict[str, str]) -> str:
+    return "".join(
+        vocabulary.setdefault(token, chr(_PRIVATE_USE + len(vocabulary)))
+        for token in _TOKEN.findall(text)
+    )
+
+
+# term changes --------------------------------------------------------------------
+
+MAX_PHRASE_WORDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TermChange:
+    """A phrase replaced by another across an edition."""
+
+    old: str
+    """The phrase as it read (lower case)."""
+    new: str
+    """What replaced it (lower case)."""
+    count: int
+    """How many replacements in the word diffs of aligned rules and glossary entries."""
+
+    def as_json(self) -> dict[str, Any]:
+        """One term change as JSON."""
+        return {"old": self.old, "new": self.new, "count": self.count}
+
+
+def term_changes(edition_diff: EditionDiff, *, minimum: int = 2) -> tuple[TermChange, ...]:
+    """Phrases replaced at least `minimum` times, most frequent first: the replacement
+    hunks (a deletion next to an insertion) of the word diffs of aligned pairs."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for change in (*edition_diff.rules, *edition_diff.glossary):
+        if change.type == "changed" and not change.reference_only:
+            counts.update(_replacements(change.words))
+    found = [
+        TermChange(old, new, count) for (old, new), count in counts.items() if count >= minimum
+    ]
+    found.sort(key=lambda term: (-term.count, term.old, term.new))
+    return tuple(found)
+
+
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def _replacements(words: Sequence[WordOp]) -> Iterable[tuple[str, str]]:
+    """(removed phrase, inserted phrase) for each run of - and + between equal parts."""
+    removed: list[str] = []
+    added: list[str] = []
+    for op, text in (*words, ("=", "")):
+        if op == "-":
+            removed.append(text)
+        elif op == "+":
+            added.append(text)
+        else:
+            pair = _phrase("".join(removed)), _phrase("".join(added))
+            if all(pair) and pair[0] != pair[1] and _short(pair) and not _numeric(pair):
+                yield pair
+            removed, added = [], []
+
+
+def _phrase(text: str) -> str:
+    return " ".join(_EDGE.sub("", text.lower()).split())
+
+
+def _numeric(pair: tuple[str, str]) -> bool:
+    """Renumbered references are not term changes."""
+    return any(character.isdigit() for phrase in pair for character in phrase)
+
+
+def _short(pair: tuple[str, str]) -> bool:
+    return all(len(phrase.split()) <= MAX_PHRASE_WORDS for phrase in pair)
+
+
+# history -------------------------------------------------------------------------
+
+
+def history(library: Library, query: str, *, until: str | None = None) -> History:
+    """How a rule number (or glossary term) read in every edition, following renumbering.
+
+    The rule followed is the one bearing the number in the latest edition that has it
+    (on or before `until`); the chain goes back, and forward, through the alignments
+    of consecutive editions.
+    """
+    from rules_kb.models import is_number
+
+    dates = [day for day in library.dates() if until is None or day <= until]
+    if is_number(query):
+        number = normalise_number(query)
+        start = _latest_with(library, dates, number, glossary=False)
+        if start is None:
+            raise UnknownRule(f"no rule {number} in any edition up to {dates[-1]}")
+        return _follow(library, query, start, number, glossary=False)
+    term, start = _find_term(library, dates, query)
+    return _follow(library, query, start, term, glossary=True)
+
+
+def _latest_with(library: Library, dates: list[str], key: str, *, glossary: bool) -> int | None:
+    for index in range(len(dates) - 1, -1, -1):
+        if any(item.key == key for item in library.items(dates[index], glossary=glossary)):
+            return library.dates().index(dates[index])
+    return None
+
+
+def _find_term(library: Library, dates: list[str], query: str) -> tuple[str, int]:
+    from rules_kb.query import find_term
+
+    for index in range(len(dates) - 1, -1, -1):
+        terms = [item.key for item in library.items(dates[index], glossary=True)]
+        found = find_term(query, terms)
+        if found is not None:
+            return terms[found], library.dates().index(dates[index])
+    raise UnknownTerm(f"no glossary entry for {query!r} in any edition")
+
+
+def _follow(library: Library, query: str, start: int, key: str, *, glossary: bool) -> History:
+    dates = library.dates()
+    chain: dict[int, Item] = {start: _item(library, dates[start], key, glossary)}
+    for step in (-1, 1):
+        index, item = start, chain[start]
+        while 0 <= index + step < len(dates):
+            found = _counterpart(library, dates[index], dates[index + step], item, glossary)
+            if found is None:
+                break
+            index, item = index + step, found
+            chain[index] = item
+    texts = library.texts(item.text_id for item in chain.values())
+    spans: list[Span] = []
+    for index in sorted(chain, reverse=True):
+        item = chain[index]
+        last = spans[-1] if spans else None
+        if last and last.key == item.key and last.text == texts[item.text_id]:
+            spans[-1] = Span(dates[index], last.last, last.key, last.text)
+        else:
+            spans.append(Span(dates[index], dates[index], item.key, texts[item.text_id]))
+    return History(query, "glossary" if glossary else "rule", tuple(spans))
+
+
+def _item(library: Library, edition: str, key: str, glossary: bool) -> Item:
+    return next(item for item in library.items(edition, glossary=glossary) if item.key == key)
+
+
+def _counterpart(
+    library: Library, here: str, there: str, item: Item, glossary: bool
+) -> Item | None:
+    """The item of edition `there` aligned with `item` of edition `here` (either order)."""
+    others = library.items(there, glossary=glossary)
+    mine = library.items(here, glossary=glossary)
+    # The alignment's first two passes, decided locally: the same key and text, or a
+    # text left once on each side once identical pairs are taken.
+    same_text = [other for other in others if other.text_id == item.text_id]
+    for other in same_text:
+        if other.key == item.key:
+            return other
+    kept = {other.key for other in same_text}
+    mine_same = [own for own in mine if own.text_id == item.text_id]
+    left_there = [other for other in same_text if other.key not in {o.key for o in mine_same}]
+    left_here = [own for own in mine_same if own.key not in kept]
+    if len(left_there) == 1 and len(left_here) == 1:
+        return left_there[0]
+    old, new = (there, here) if there < here else (here, there)
+    alignment = library.alignment(old, new, glossary=glossary)
+    position = mine.index(item)
+    if there < here:
+        backward = {j: i for i, j in alignment.pairs}
+        found = backward.get(position)
+    else:
+        found = dict(alignment.pairs).get(position)
+    return None if found is None else others[found]

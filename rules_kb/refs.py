@@ -1,0 +1,489 @@
+"""Find and resolve rule references: grammars/refs.lark over rule, example and glossary text.
+
+References are embedded in prose, so a regular expression first finds candidate
+spans ("rule 702.19", "rules 603.7d–f", "section 8", "see 806.7f", the glossary's
+"See also Untapped") and the Lark grammar then parses each span into its
+targets. Parsing depends only on the span's text, so it is cached: the same
+text recurs in every edition. Resolution is per edition: ranges expand to the
+numbers that edition has, and every target knows whether it exists there.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from rules_kb.models import Edition, sort_key
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+
+SourceKind = Literal["rule", "example", "glossary"]
+TargetKind = Literal["rule", "glossary"]
+
+_NUM = r"\d{1,3}(?:\.\d+[a-z]{0,2})?(?![\d.]\d)"
+_LIST_NUM = r"\d{3}(?:\.\d+[a-z]{0,2})?(?![\d.]\d)"
+_DASH = r"\s*(?:--|[-–—\ufffd])\s*"
+_RANGE_END = r"(?:\d{1,3}(?:\.\d+)?[a-z]{0,2}|[a-z]{1,2})(?![\w])"
+_TITLE = r"[“\"][^”\"\n]{1,60}[”\"]\s*"
+_SEP = rf"(?:\s*,\s*(?:{_TITLE})?(?:(?:and|or)\s+)?|\s+(?:and|or|through)\s+)"
+_KIND = r"(?:[Rr]ules?|[Ss]ections?|[Ss]ubrules?)"
+_TARGET = rf"(?:{_DASH}{_RANGE_END})?"
+#: A candidate number reference: a lead word, a number, more numbers after separators.
+_CITATION = re.compile(
+    rf"\b(?:[Ss]ee(?:\s+also)?\s+(?:{_KIND}\s+)?|{_KIND}\s+|(?:in|to|steps)\s+(?=\d{{3}}\.\d))"
+    rf"{_NUM}{_TARGET}(?:{_SEP}(?:{_KIND}\s+)?{_LIST_NUM}{_TARGET})*"
+)
+#: A candidate glossary cross-reference: "See X." / "See also X, Y, and Z."
+_CROSSREF = re.compile(r"\b[Ss]ee(?:\s+also)?\s+(?=[A-Z])[^.;:()\n]+")
+_LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters: l and o are skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One reference as written: a span of text and the targets it names, unresolved."""
+
+    raw: str
+    """The span as printed: "rules 603.7d–f", "See also Untapped"."""
+    start: int
+    """Offset of the span's first character in the text."""
+    end: int
+    """Offset just after the span's last character."""
+    kind: TargetKind
+    """"rule" for numbers (sections, chapters, rules, subrules); "glossary" for terms."""
+    items: tuple[tuple[str, str | None], ...]
+    """Numbers as (first, last) with last None when not a range; terms as (term, None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A text that may cite: a rule's text, one of its examples, or a glossary definition."""
+
+    kind: SourceKind
+    """Where the text comes from."""
+    key: str
+    """The rule number (for rules and examples) or the glossary term."""
+    text: str
+    """The text itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One edge of the reference graph: a source citing one target, resolved."""
+
+    source_kind: SourceKind
+    """Rule, example or glossary entry."""
+    source_key: str
+    """The citing rule's number or glossary entry's term."""
+    raw: str
+    """The reference as printed ("rules 603.7d–f" for each of its three targets)."""
+    start: int
+    """Offset of the reference in the source text."""
+    end: int
+    """Offset just after the reference in the source text."""
+    target_kind: TargetKind
+    """A numbered node ("rule") or a glossary entry ("glossary")."""
+    target: str
+    """The cited number ("603.7e") or glossary term."""
+    exists: bool
+    """Whether the target exists in the same edition."""
+
+    def as_row(self) -> tuple[str, str, int, int, str, str, int]:
+        """The fields in the column order of the `refs` table, after edition, seq and text id.
+
+        The raw text is not stored: it is the citing text between start and end.
+        """
+        return (
+            self.source_kind,
+            self.source_key,
+            self.start,
+            self.end,
+            self.target_kind,
+            self.target,
+            int(self.exists),
+        )
+
+
+@cache
+def grammar() -> Lark:
+    """Load the reference grammar once per process."""
+    from lark import Lark
+
+    return Lark(_grammar_text(), parser="lalr", start=["citation", "crossref"])
+
+
+def _grammar_text() -> str:
+    from importlib import resources
+
+    try:
+        return resources.files("rules_kb.grammars").joinpath("refs.lark").read_text("utf-8")
+    except ModuleNotFoundError:  # running from a checkout without installing
+        from pathlib import Path
+
+        path = Path(__file__).resolve().parent.parent / "grammars" / "refs.lark"
+        return path.read_text("utf-8")
+
+
+# finding ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def find(text: str, glossary: bool = False) -> tuple[Citation, ...]:
+    """Every reference in a text, in order; glossary text also yields "See X." cross-references."""
+    found = [c for m in _CITATION.finditer(text) if (c := _citation(m.group(), m.start()))]
+    if glossary:
+        taken = [(c.start, c.end) for c in found]
+        for match in _CROSSREF.finditer(text):
+            # "See Creature Types and rule 212": the terms end where a number reference starts.
+            stop = min((s for s, e in taken if match.start() < e and s < match.end()), default=None)
+            raw = match.group() if stop is None else text[match.start() : stop]
+            raw = re.sub(r"(?:\s|,|\band\b|\bor\b)+$", "", raw)
+            crossref = _crossref(raw, match.start())
+            if crossref is not None:
+                found.append(crossref)
+        found.sort(key=lambda c: c.start)
+    return tuple(found)
+
+
+def _citation(raw: str, start: int) -> Citation | None:
+    parsed = _parse_citation(raw)
+    if parsed is None:
+        return None
+    return Citation(raw, start, start + len(raw), "rule", parsed)
+
+
+@lru_cache(maxsize=65536)
+def _parse_citation(raw: str) -> tuple[tuple[str, str | None], ...] | None:
+    from lark import UnexpectedInput
+
+    try:
+        tree = grammar().parse(raw, start="citation")
+    except UnexpectedInput:
+        return None
+    lead = tree.children[0]
+    words = [str(token).lower() for token in lead.children]  # type: ignore[union-attr]
+    items = tuple(_target(child) for child in tree.find_data("target"))
+    first = items[0][0]
+    is_section = any(word.startswith("section") for word in words)
+    if is_section and not re.fullmatch(r"\d|\d{3}(?:\.\d+[a-z]{0,2})?", first):
+        return None
+    if not is_section and not re.match(r"\d{3}", first):
+        return None  # "rule 7" or "see 3": not a reference
+    return items
+
+
+def _target(tree: Tree[Token]) -> tuple[str, str | None]:
+    tokens = [str(token) for token in tree.scan_values(lambda _: True)]
+    first = tokens[0]
+    if len(tokens) == 1:
+        return first, None
+    return first, _range_end(first, tokens[-1])
+
+
+def _range_end(first: str, last: str) -> str:
+    """The full number a range ends on: 603.7d–f ends on 603.7f, 119.7–8 on 119.8."""
+    head, _, tail = first.partition(".")
+    if last.isalpha():
+        return first.rstrip(_LETTERS + "lo") + last
+    if "." in last or not tail:
+        return last
+    return f"{head}.{last}"
+
+
+@lru_cache(maxsize=16384)
+def _parse_crossref(raw: str) -> tuple[str, ...]:
+    from lark import UnexpectedInput
+
+    try:
+        tree = grammar().parse(raw, start="crossref")
+    except UnexpectedInput:
+        return ()
+    terms = [" ".join(str(word) for word in term.children) for term in tree.find_data("term")]
+    return tuple(term for term in terms if term[:1].isupper())
+
+
+def _crossref(raw: str, start: int) -> Citation | None:
+    terms = _parse_crossref(raw)
+    if not terms:
+        return None
+    return Citation(raw, start, start + len(raw), "glossary", tuple((t, None) for t in terms))
+
+
+# resolving ----------------------------------------------------------------
+
+
+class Resolver:
+    """Resolves citations against one edition's numbers and glossary terms."""
+
+    def __init__(self, numbers: Iterable[str], terms: Iterable[str]) -> None:
+        self.numbers = sorted(set(numbers), key=sort_key)
+        self._keys = [sort_key(number) for number in self.numbers]
+        self._known = set(self.numbers)
+        self._terms = _term_index(terms)
+
+    def targets(self, citation: Citation) -> list[tuple[str, bool]]:
+        """The citation's targets in order, each with whether it exists."""
+        if citation.kind == "glossary":
+            return self._terms_of(citation)
+        result: list[tuple[str, bool]] = []
+        for first, last in citation.items:
+            for number in self._expand(first, last):
+                result.append((number, number in self._known))
+        return list(dict.fromkeys(result))
+
+    def _expand(self, first: str, last: str | None) -> list[str]:
+        if last is None:
+            return [first]
+        low, high = sort_key(first), sort_key(last)
+        if high < low:
+            return [first, last]
+        depths = {_depth(first), _depth(last)}
+        window = self.numbers[bisect_left(self._keys, low) : bisect_right(self._keys, high)]
+        inside = [number for number in window if _depth(number) in depths]
+        return list(dict.fromkeys([first, *inside, last])) if inside else [first, last]
+
+    def _terms_of(self, citation: Citation) -> list[tuple[str, bool]]:
+        pieces = [term for term, _ in citation.items]
+        result: list[tuple[str, bool]] = []
+        index = 0
+        while index < len(pieces):
+            # Terms may contain commas ("Kicker, Kicked"): try the longest run first.
+            for stop in range(len(pieces), index, -1):
+                joined = ", ".join(pieces[index:stop]).lower()
+                if joined in self._terms:
+                    result.append((self._terms[joined], True))
+                    index = stop
+                    break
+            else:
+                singular = pieces[index].lower().removesuffix("s")
+                found = self._terms.get(singular)
+                result.append((found, True) if found else (pieces[index], False))
+                index += 1
+        return result
+
+
+def _depth(number: str) -> int:
+    if "." in number:
+        return 3 if number[-1].isalpha() else 2
+    return 1 if len(number) == 3 else 0
+
+
+def _term_index(terms: Iterable[str]) -> dict[str, str]:
+    """Every lower-cased name of every term ("kicker", "kicked", "kicker, kicked") to the term."""
+    index: dict[str, str] = {}
+    for term in terms:
+        bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
+        for name in (term, bare, *(part.strip() for part in bare.split(","))):
+            index.setdefault(name.lower(), term)
+    return index
+
+
+def resolve(
+    sources: Iterable[Source], numbers: Iterable[str], terms: Iterable[str]
+) -> list[Reference]:
+    """Every reference of the sources, resolved against one edition's numbers and terms."""
+    return [reference for _, reference in resolve_each(sources, numbers, terms)]
+
+
+def resolve_each(
+    sources: Iterable[Source], numbers: Iterable[str], terms: Iterable[str]
+) -> Iterator[tuple[int, Reference]]:
+    """Like `resolve`, with the index of the source each reference comes from."""
+    resolver = Resolver(numbers, terms)
+    for index, source in enumerate(sources):
+        for citation in find(source.text, source.kind == "glossary"):
+            for target, exists in resolver.targets(citation):
+                yield (
+                    index,
+                    Reference(
+                        source.kind,
+                        source.key,
+                        citation.raw,
+                        citation.start,
+                        citation.end,
+                        citation.kind,
+                        target,
+                        exists,
+                    ),
+                )
+
+
+def edition_sources(edition: Edition) -> list[Source]:
+    """The texts of an edition that may cite: rules, their examples, glossary definitions."""
+    sources = []
+    for rule in edition.rules:
+        sources.append(Source("rule", rule.number, rule.text))
+        sources.extend(Source("example", rule.number, example) for example in rule.examples)
+    sources.extend(Source("glossary", entry.term, entry.text) for entry in edition.glossary)
+    return sources
+
+
+def edition_references(edition: Edition) -> list[Reference]:
+    """Every reference of an edition, resolved against that edition."""
+    return resolve(
+        edition_sources(edition),
+        (rule.number for rule in edition.rules),
+        (entry.term for entry in edition.glossary),
+    )
+
+
+def letter_after(letters: str) -> str:
+    """The subrule letters that follow: a → b, k → m (l is skipped), z → aa, az → ba."""
+    if not letters:
+        return "a"
+    last = letters[-1]
+    if last in "lo":
+        last = chr(ord(last) - 1)
+    position = _LETTERS.index(last)
+    if position + 1 < len(_LETTERS):
+        return letters[:-1] + _LETTERS[position + 1]
+    return letter_after(letters[:-1]) + "a" if len(letters) > 1 else "aa"
+
+
+def numbers_between(first: str, last: str) -> Sequence[str]:
+    """Subrule numbers strictly between two siblings ("702.19a", "702.19c" → "702.19b")."""
+    base = first.rstrip(_LETTERS + "lo")
+    wanted = sort_key(last)
+    current = first[len(base) :]
+    between: list[str] = []
+    while len(between) < 50:
+        current = letter_after(current)
+        if sort_key(base + current) >= wanted:
+            break
+        between.append(base + current)
+    return between
+
+
+# reading back -------------------------------------------------------------
+
+#: A stored edge with its citing text: source kind, source key, target kind, target,
+#: resolved, raw, start, end, text.
+EdgeRow = tuple[str, str, str, str, int, str, int, int, str]
+
+
+def edge_entries(rows: Iterable[EdgeRow], *, cited_by: bool) -> list[dict[str, Any]]:
+    """One entry per distinct node on the far side of the edges (its first reference wins):
+    the targets of a rule's references, or the rules and glossary entries citing it."""
+    entries: dict[tuple[str, str], dict[str, Any]] = {}
+    for kind, key, target_kind, target, resolved, raw, start, end, text in rows:
+        if cited_by:
+            node_kind, node, exists = ("glossary" if kind == "glossary" else "rule"), key, True
+        else:
+            node_kind, node, exists = target_kind, target, bool(resolved)
+        if (node_kind, node) in entries:
+            continue
+        entry: dict[str, Any] = {"number": node if node_kind == "rule" else None}
+        if node_kind == "glossary":
+            entry["term"] = node
+        entry.update(kind=node_kind, exists=exists, source=kind, raw=raw)
+        entry["snippet"] = snippet(text, start, end)
+        entries[node_kind, node] = entry
+    return list(entries.values())
+
+
+# checking -----------------------------------------------------------------
+
+
+def snippet(text: str, start: int, end: int, width: int = 50) -> str:
+    """The reference with some of the text around it, on one line."""
+    left, right = max(0, start - width), min(len(text), end + width)
+    body = " ".join(text[left:right].split())
+    return ("…" if left else "") + body + ("…" if right < len(text) else "")
+
+
+def numbering_anomalies(rows: Iterable[tuple[str, str, str | None]]) -> list[dict[str, str]]:
+    """Duplicates, numbers out of order, gaps and letters l/o in sibling sequences, from
+    (number, kind, parent) rows in document order."""
+    rows = list(rows)
+    found: list[tuple[int, dict[str, str]]] = []
+    seen: dict[str, int] = {}
+    for position, (number, _, _) in enumerate(rows):
+        if number in seen:
+            after = rows[position - 1][0]
+            found.append((position, {"number": number, "problem": f"duplicate (after {after})"}))
+        seen.setdefault(number, position)
+    duplicates = {position for position, _ in found}
+    misplaced = _out_of_order(rows, duplicates)
+    found.extend((position, problem) for position, problem in misplaced.items())
+    last_child: dict[str | None, str] = {}
+    for position, (number, kind, parent) in enumerate(rows):
+        if position in duplicates or position in misplaced:
+            continue
+        before = last_child.get(parent)
+        found.extend((position, p) for p in _sibling_problems(number, kind, parent, before))
+        if before is None or sort_key(number) > sort_key(before):
+            last_child[parent] = number
+    found.sort(key=lambda item: item[0])
+    return [problem for _, problem in found]
+
+
+def _out_of_order(
+    rows: list[tuple[str, str, str | None]], skip: set[int]
+) -> dict[int, dict[str, str]]:
+    """Numbers that do not sit between their neighbours of the same family while those
+    neighbours are in order: a typo such as 606.8b among 609.2b and 609.2c."""
+    families: dict[str, list[int]] = {}
+    for position, (_, kind, _) in enumerate(rows):
+        if position not in skip:
+            families.setdefault("rule" if kind == "subrule" else kind, []).append(position)
+    misplaced: dict[int, dict[str, str]] = {}
+    for positions in families.values():
+        keys = [sort_key(rows[p][0]) for p in positions]
+        for index in range(len(positions)):
+            low = keys[index - 1] if index else None
+            high = keys[index + 1] if index + 1 < len(keys) else None
+            if (low is not None and keys[index] < low and (high is None or low < high)) or (
+                high is not None and keys[index] > high and (low is None or low < high)
+            ):
+                previous = rows[positions[index - 1]][0] if index else "the start"
+                problem = f"out of order: follows {previous}"
+                number = rows[positions[index]][0]
+                misplaced[positions[index]] = {"number": number, "problem": problem}
+    return misplaced
+
+
+def _sibling_problems(
+    number: str, kind: str, parent: str | None, before: str | None
+) -> list[dict[str, str]]:
+    problems = []
+    if kind == "subrule" and number[-1] in "lo":
+        problems.append(
+            {"number": number, "problem": f"uses the letter {number[-1]}, which numbering skips"}
+        )
+    expected = _next_sibling(kind, parent, before)
+    if expected is None or (before is not None and sort_key(number) <= sort_key(before)):
+        return problems
+    missing = _missing(kind, expected, number)
+    if missing:
+        where = f"follows {before}" if before else f"first under {parent or 'the rules'}"
+        shown = ", ".join(missing) if len(missing) <= 3 else f"{missing[0]}–{missing[-1]}"
+        problems.append({"number": number, "problem": f"{where}: {shown} missing"})
+    return problems
+
+
+def _next_sibling(kind: str, parent: str | None, before: str | None) -> str | None:
+    if kind == "subrule" and parent:
+        return parent + letter_after(before[len(parent) :] if before else "")
+    if kind == "rule" and parent:
+        return f"{parent}.{int(before.split('.')[1]) + 1}" if before else f"{parent}.1"
+    if kind == "chapter" and parent:
+        return str(int(before) + 1) if before else f"{parent}00"
+    if kind == "section":
+        return str(int(before) + 1) if before else "1"
+    return None
+
+
+def _missing(kind: str, expected: str, number: str) -> list[str]:
+    """Siblings from `expected` up to, not including, `number`."""
+    if sort_key(number) <= sort_key(expected):
+        return []
+    if kind == "subrule":
+        return [expected, *numbers_between(expected, number)]
+    head, _, minor = expected.rpartition(".")
+    stop = int(number.rpartition(".")[2] if head else number)
+    first = int(minor if head else expected)
+    return [f"{head}.{n}" if head else str(n) for n in range(first, stop)][:200]

@@ -1,0 +1,257 @@
+"""Diffs between editions and histories across renumbering, on the real editions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from rules_kb.align import normalise, precision_recall
+from rules_kb.cli import app
+from rules_kb.diff import Library, diff, history, renumber_references, term_changes, word_diff
+from rules_kb.query import Reader
+from tests.conftest import SHARED, edition_files
+
+LABELS = Path(__file__).parent / "fixtures" / "alignment"
+LABELLED = sorted(LABELS.glob("*.json"))
+SMALL = [
+    "2009-05-01",
+    "2009-07-11",
+    "2009-10-01",
+    "2010-02-01",
+    "2010-06-18",
+    "2010-07-16",
+    "2013-05-01",
+    "2013-07-13",
+    "2019-06-14",
+    "2019-07-12",
+]
+
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of the editions the diff tests compare."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared/cr/editions is not there")
+    path = tmp_path_factory.mktemp("diff") / "small.db"
+    files = [SHARED / f"{day}.txt" for day in SMALL]
+    result = CliRunner().invoke(app, ["ingest", *map(str, files), "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def all_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of every shared edition (history needs them all)."""
+    files = edition_files()
+    if not files:
+        pytest.skip("../shared/cr/editions is not there")
+    path = tmp_path_factory.mktemp("diff-all") / "all.db"
+    result = CliRunner().invoke(app, ["ingest", str(SHARED), "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def library(small_db: Path) -> Iterator[Library]:
+    reader = Reader(small_db)
+    yield Library(reader)
+    reader.close()
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(app, [*args, "--db", str(db)])
+
+
+def ok_json(db: Path, *args: str) -> Any:
+    result = run(db, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# alignment ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("labels", LABELLED, ids=lambda path: path.stem)
+def test_alignment_precision_and_recall_on_the_labelled_set(library: Library, labels: Path) -> None:
+    spec = json.loads(labels.read_text())
+    old, new = library.items(spec["old"]), library.items(new_day := spec["new"])
+    keys_old, keys_new = {item.key for item in old}, {item.key for item in new}
+    assert {o for o, _ in spec["pairs"]} | set(spec["unmatched_old"]) <= keys_old
+    assert {n for _, n in spec["pairs"]} | set(spec["unmatched_new"]) <= keys_new
+    predicted = library.alignment(spec["old"], new_day).key_map(old, new)
+    pairs = [tuple(pair) for pair in spec["pairs"]]
+    precision, recall = precision_recall(
+        predicted, pairs, spec["unmatched_old"], spec["unmatched_new"]
+    )
+    wrong = {o: predicted.get(o) for o, n in pairs if predicted.get(o) != n}
+    assert precision >= 0.95, wrong
+    assert recall >= 0.95, wrong
+
+
+def test_the_labelled_set_covers_five_pairs_with_the_overhaul_and_an_inserted_chapter() -> None:
+    stems = {path.stem for path in LABELLED}
+    assert len(stems) >= 5
+    assert "2009-05-01_2009-07-11" in stems
+    assert "2019-06-14_2019-07-12" in stems  # chapter 111 Tokens inserted
+
+
+def test_alignment_is_one_to_one(library: Library) -> None:
+    alignment = library.alignment("2009-05-01", "2009-07-11")
+    olds = [i for i, _ in alignment.pairs]
+    news = [j for _, j in alignment.pairs]
+    assert len(set(olds)) == len(olds) and len(set(news)) == len(news)
+
+
+def test_normalise_folds_typography_and_the_2009_renames() -> None:
+    assert normalise("It comes into play — “tapped.”") == normalise(
+        'It enters the battlefield - "tapped."'
+    )
+    assert normalise("See rule 701.15.") == normalise("See rule 701.16.")
+
+
+def test_precision_recall_counts_a_pair_made_for_an_unmatched_key_as_wrong() -> None:
+    precision, recall = precision_recall({"a": "x", "b": "y"}, [("a", "x")], ["b"])
+    assert (precision, recall) == (0.5, 1.0)
+
+
+# diff ----------------------------------------------------------------------------
+
+
+def test_diff_lists_every_rule_whose_text_differs_with_text_as_stored(small_db: Path) -> None:
+    document = ok_json(small_db, "diff", "2009-10-01", "2010-02-01")
+    assert document["old"] == "2009-10-01" and document["new"] == "2010-02-01"
+    reader = Reader(small_db)
+    before, after = reader.edition_rules("2009-10-01"), reader.edition_rules("2010-02-01")
+    texts = reader.texts([row[3] for row in (*before, *after)])
+    # A few numbers are printed twice in an edition, so keep every text of a number.
+    old_texts: dict[str, set[str]] = {}
+    new_texts: dict[str, set[str]] = {}
+    for rows, into in ((before, old_texts), (after, new_texts)):
+        for number, _, _, text_id in rows:
+            into.setdefault(number, set()).add(texts[text_id])
+    listed = {c["old_number"] for c in document["changes"] if c.get("old_number")}
+    for number, old_set in old_texts.items():
+        if number in new_texts and new_texts[number] != old_set:
+            assert number in listed, number
+    for change in document["changes"]:
+        if change["type"] in {"changed", "moved"} and change["kind"] != "glossary":
+            assert change["old_text"] in old_texts[change["old_number"]]
+            assert change["new_text"] in new_texts[change["new_number"]]
+    summary = document["summary"]
+    assert set(summary) >= {"added", "removed", "changed", "moved", "reference_only"}
+
+
+def test_diff_pairs_the_shifted_keyword_actions(small_db: Path) -> None:
+    document = ok_json(small_db, "diff", "2009-10-01", "2010-02-01")
+    moved = {
+        (c["old_number"], c["new_number"])
+        for c in document["changes"]
+        if c["type"] == "moved" and c["kind"] != "glossary"
+    }
+    for old, new in [
+        ("701.15", "701.16"),  # Tap and Untap
+        ("701.16", "701.17"),  # Scry
+        ("701.17", "701.18"),  # Fateseal
+        ("701.18", "701.19"),  # Clash
+        ("701.19", "701.20"),  # Planeswalk
+    ]:
+        assert (old, new) in moved
+    removed = {c.get("old_number") for c in document["changes"] if c["type"] == "removed"}
+    assert not removed & {"701.15", "701.16", "701.17", "701.18", "701.19"}
+
+
+def test_word_diff_is_on_words_and_round_trips() -> None:
+    old, new = "A token in play is a permanent.", "A token on the battlefield is a permanent."
+    ops = word_diff(old, new)
+    assert "".join(t for op, t in ops if op != "+") == old
+    assert "".join(t for op, t in ops if op != "-") == new
+    assert ("-", "in play") in ops and ("+", "on the battlefield") in ops
+
+
+def test_reference_only_changes_are_told_apart(library: Library) -> None:
+    result = diff(library, "2009-10-01", "2010-02-01")
+    flagged = [c for c in result.rules if c.reference_only]
+    assert flagged, "2010-02-01 renumbered 701.15+ so some references changed"
+    for change in flagged:
+        assert change.old_text != change.new_text
+        assert normalise(change.old_text or "") == normalise(change.new_text or "")
+    assert result.summary()["reference_only"] == len(flagged)
+    assert renumber_references("see rule 701.15a", {"701.15a": "701.16a"}) == "see rule 701.16a"
+
+
+def test_diff_of_one_rule_and_unknown_rule(small_db: Path) -> None:
+    document = ok_json(small_db, "diff", "2013-05-01", "2013-07-13", "--rule", "702.18")
+    assert {(c["old_number"], c["new_number"]) for c in document["changes"]} >= {
+        ("702.18", "702.19")
+    }
+    result = run(small_db, "diff", "2013-05-01", "2013-07-13", "--rule", "799.99")
+    assert result.exit_code == 1 and result.stderr.startswith("rules-kb: no rule 799.99")
+
+
+def test_diff_glossary_changes_have_terms(small_db: Path) -> None:
+    document = ok_json(small_db, "diff", "2009-05-01", "2009-07-11")
+    glossary = [c for c in document["changes"] if c["kind"] == "glossary"]
+    assert glossary and all("old_term" in c and "new_term" in c for c in glossary)
+
+
+def test_terms_finds_the_magic_2010_renames(library: Library) -> None:
+    found = {
+        (t.old, t.new): t.count for t in term_changes(diff(library, "2009-05-01", "2009-07-11"))
+    }
+    assert found[("in play", "on the battlefield")] >= 10
+    assert found[("comes into play", "enters the battlefield")] >= 10
+    assert found[("removed from the game", "exiled")] >= 5
+
+
+def test_terms_and_html_commands(small_db: Path, tmp_path: Path) -> None:
+    document = ok_json(small_db, "diff", "2009-05-01", "2009-07-11", "--terms")
+    assert any(t["old"] == "in play" for t in document["terms"])
+    page = tmp_path / "diff.html"
+    result = run(small_db, "diff", "2013-05-01", "2013-07-13", "--format", "html", "-o", str(page))
+    assert result.exit_code == 0, result.output
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "<style>" in text and "702.18 → 702.19" in text
+
+
+def test_diff_text_output_and_bad_edition(small_db: Path) -> None:
+    result = run(small_db, "diff", "2013-05-01", "2013-07-13")
+    assert result.exit_code == 0, result.output
+    assert "702.18 → 702.19" in result.stdout
+    bad = run(small_db, "diff", "1990-01-01", "2013-07-13")
+    assert bad.exit_code == 1 and len(bad.stderr.splitlines()) == 1
+
+
+# history -------------------------------------------------------------------------
+
+
+def test_history_of_trample_follows_renumbering(all_db: Path) -> None:
+    document = ok_json(all_db, "history", "702.19")
+    spans = [(v["number"], v["from"], v["to"]) for v in document["versions"]]
+    numbers = [number for number, _, _ in spans]
+    assert numbers[0] == "702.19"
+    for number in ("702.18", "702.17", "502.9"):
+        assert number in numbers
+    old = next(span for span in spans if span[0] == "502.9")
+    assert old[2] == "2009-05-01" and old[1] < "2009-05-01"
+    assert all(v["text"] == "Trample" for v in document["versions"])
+
+
+def test_history_spans_are_consecutive_and_distinct(all_db: Path) -> None:
+    reader = Reader(all_db)
+    found = history(Library(reader), "702.19a")
+    dates = reader.dates()
+    for newer, older in zip(found.spans, found.spans[1:], strict=False):
+        assert dates.index(older.last) + 1 == dates.index(newer.first)
+        assert (older.key, older.text) != (newer.key, newer.text)
+
+
+def test_history_of_a_glossary_term_and_unknowns(all_db: Path) -> None:
+    document = ok_json(all_db, "history", "trample")
+    assert document["kind"] == "glossary" and document["versions"][0]["term"] == "Trample"
+    assert run(all_db, "history", "799.99").exit_code == 1
+    assert run(all_db, "history", "qwertyuiop zzz").exit_code == 1

@@ -1,0 +1,391 @@
+"""Full-text search: the Whoosh index beside the database, `search`, and `show`'s fallback.
+
+One session database holds all 134 shared editions (the mana-burn test needs the
+editions before and after July 2009) and one index is built for it; the tests of
+incremental updates use small databases of two or three editions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import sqlite3
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from rules_kb import search as core
+from rules_kb.cli import app
+from tests.conftest import SHARED
+
+RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
+LATEST = "2026-08-07"
+MANA_BURN_REMOVED = "2009-07-11"
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(arg) for arg in args])
+
+
+def ok(*args: str | Path) -> Result:
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def search_json(db: Path, *args: str) -> Any:
+    return json.loads(ok("search", *args, "--db", db, "--json").stdout)
+
+
+def labels(document: Any) -> list[str]:
+    return [hit.get("number") or hit.get("term") for hit in document["hits"]]
+
+
+# fixtures ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def full_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
+    """All shared editions, and their search index built by a first search."""
+    path = tmp_path_factory.mktemp("search") / "all.db"
+    ok("ingest", shared_editions, "--db", path, "--json")
+    ok("search", "trample", "--db", path, "--json")
+    return path
+
+
+@pytest.fixture(scope="session")
+def index(full_db: Path) -> Any:
+    return core.open_index(core.index_dir(full_db))
+
+
+@pytest.fixture(scope="session")
+def conn(full_db: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{full_db}?mode=ro", uri=True, check_same_thread=False)
+
+
+def edition_in_force(conn: sqlite3.Connection, day: str) -> str:
+    row = conn.execute("SELECT max(date) FROM editions WHERE date <= ?", [day]).fetchone()
+    return str(row[0])
+
+
+def small_db(tmp_path: Path, *days: str) -> Path:
+    path = tmp_path / "small.db"
+    ok("ingest", *(SHARED / f"{day}.txt" for day in days), "--db", path, "--json")
+    return path
+
+
+# the index --------------------------------------------------------------------------
+
+
+def test_index_sits_beside_the_database_with_its_stamp(full_db: Path, conn: Any) -> None:
+    folder = core.index_dir(full_db)
+    assert folder == full_db.parent / "all.db.search"
+    assert (folder / core.STAMP_FILE).read_text().strip() == core.content_stamp(conn)
+    assert core.is_fresh(conn, folder)
+
+
+def test_each_distinct_text_is_indexed_once(index: Any, conn: sqlite3.Connection) -> None:
+    rows = conn.execute("SELECT count(*) FROM rules").fetchone()[0]
+    sources = core.document_sources(conn)
+    with index.searcher() as searcher:
+        documents = searcher.doc_count() - 1  # less the vocabulary
+    assert documents == len(sources)
+    assert 15_000 < documents < 30_000 < rows  # not one row per edition
+    trample = [key for key in sources if key.startswith("rule\x1f702.19\x1f")]
+    assert trample and all(len(sources[key].editions) > 1 for key in trample)
+
+
+def test_an_ingest_updates_the_index_incrementally(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With 2 editions, a third touches most documents and a rebuild is cheaper; force the
+    # incremental path that a database of many editions takes.
+    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    db = small_db(tmp_path, "2026-04-17", "2026-06-19")
+    folder = core.index_dir(db)
+    with sqlite3.connect(db) as conn:
+        built = core.ensure_index(conn, folder)
+        assert built.action == "built"
+        assert core.ensure_index(conn, folder).action == "fresh"
+    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json")
+    with sqlite3.connect(db) as conn:
+        assert not core.is_fresh(conn, folder)
+        updated = core.ensure_index(conn, folder)
+        assert updated.action == "updated"
+        assert 0 < updated.added < built.documents / 4  # only the new texts
+        assert updated.changed > built.documents / 2  # unchanged texts: one more edition
+        with core.open_index(folder).searcher() as searcher:
+            assert searcher.doc_count() - 1 == len(core.document_sources(conn))
+    found = search_json(db, "trample")
+    assert found["edition"] == LATEST and found["hits"]
+
+
+def test_a_search_never_answers_from_a_stale_index(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2008-10-01")
+    assert search_json(db, '"mana burn"', "--kind", "rule")["total"] > 0
+    ok("ingest", SHARED / f"{MANA_BURN_REMOVED}.txt", "--db", db, "--json")
+    after = search_json(db, '"mana burn"', "--kind", "rule")
+    assert after["edition"] == MANA_BURN_REMOVED and after["total"] == 0
+
+
+def test_a_replaced_edition_or_a_foreign_stamp_rebuilds(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17")
+    folder = core.index_dir(db)
+    ok("search", "ward", "--db", db)
+    (folder / core.STAMP_FILE).write_text("0:someone-else\n")
+    (folder / core.EDITIONS_FILE).write_text("2026-04-17 0000\n")
+    with sqlite3.connect(db) as conn:
+        assert core.ensure_index(conn, folder).action == "built"
+        assert core.is_fresh(conn, folder)
+
+
+def test_an_unwritable_index_is_one_clean_error(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17")
+    core.index_dir(db).write_text("not a folder")
+    result = run("search", "ward", "--db", db)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("rules-kb: ") and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+# relevance --------------------------------------------------------------------------
+
+
+def test_relevance_set(index: Any, conn: sqlite3.Connection) -> None:
+    cases = tomllib.loads(RELEVANCE.read_text(encoding="utf-8"))["query"]
+    assert len(cases) >= 30
+    first, misses = 0, []
+    for case in cases:
+        day = edition_in_force(conn, case.get("edition", LATEST))
+        found = core.search(index, case["q"], core.Filters(edition=day), limit=3)
+        top = [hit.label for hit in found.hits]
+        first += top[:1] == [case["expected"]]
+        if case["expected"] not in top:
+            misses.append((case["q"], case["expected"], top))
+    print(f"relevance: {first}/{len(cases)} first, {len(cases) - len(misses)} in the top 3")
+    assert not misses
+    assert first >= 0.8 * len(cases)
+
+
+STRAIGHT = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
+
+
+def words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.translate(STRAIGHT).lower()))
+
+
+def unique_sentences(text: str, corpus: str) -> list[str]:
+    """Sentences of at least six words whose words no other text of the edition has in a row.
+
+    corpus: the words of every text of the edition, one text a line.
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    return [s for s in sentences if len(s.split()) >= 6 and corpus.count(words(s)) == 1]
+
+
+def test_a_copied_sentence_finds_its_rule_first(index: Any, conn: sqlite3.Connection) -> None:
+    rng = random.Random(20260807)
+    tried, wrong = 0, []
+    for day in ("1999-04-23", "2004-10-01", "2009-10-01", "2016-01-22", LATEST):
+        edition = edition_in_force(conn, day)
+        rows = conn.execute(
+            "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+            " JOIN editions e ON e.id = r.edition_id WHERE e.date = ?",
+            [edition],
+        ).fetchall()
+        corpus = "\n".join(words(text) for _number, text in rows)
+        picked = 0
+        for number, text in rng.sample(rows, len(rows)):
+            sentences = unique_sentences(text, corpus)
+            if not sentences or picked == 10:
+                continue
+            picked += 1
+            sentence = rng.choice(sentences)
+            found = core.search(index, sentence, core.Filters(edition=edition), limit=1)
+            tried += 1
+            if [hit.label for hit in found.hits] != [number]:
+                wrong.append((edition, number, sentence, [hit.label for hit in found.hits]))
+    assert tried == 50
+    assert not wrong
+
+
+# the command ------------------------------------------------------------------------
+
+
+def test_search_json_shape(full_db: Path) -> None:
+    found = search_json(full_db, "last known information")
+    assert set(found) >= {"query", "edition", "total", "hits", "suggestion"}
+    assert found["query"] == "last known information" and found["edition"] == LATEST
+    assert found["suggestion"] is None and found["total"] >= len(found["hits"]) > 0
+    for hit in found["hits"]:
+        assert hit["edition"] == LATEST
+        assert hit["kind"] in {"rule", "example", "glossary"}
+        assert ("term" if hit["kind"] == "glossary" else "number") in hit
+        assert isinstance(hit["score"], float) and hit["text"] and "<b>" in hit["highlight"]
+
+
+def test_stemming_finds_the_base_word(full_db: Path) -> None:
+    found = search_json(full_db, "tramples", "--kind", "rule")
+    assert found["suggestion"] is None
+    assert labels(found)[0] == "702.19"
+    assert "702.19a" in labels(found)
+
+
+def test_phrase_matches_only_the_phrase(full_db: Path) -> None:
+    found = search_json(full_db, '"last known information"', "--kind", "rule", "--limit", "50")
+    assert found["total"] >= 5
+    # The glossary entry "Last Known Information" names the rules it cites; those match too.
+    cited = set(
+        json.loads(ok("define", "last known information", "--db", full_db, "--json").stdout)[
+            "rules"
+        ]
+    )
+    for hit in found["hits"]:
+        phrase = "last known information" in hit["text"].lower()
+        assert phrase or hit["number"] in cited, hit["number"]
+    apart = search_json(full_db, '"known last information"', "--kind", "rule")
+    assert apart["total"] < found["total"]
+
+
+def test_boolean_operators(full_db: Path) -> None:
+    hexproof = search_json(full_db, "hexproof", "--limit", "100")["total"]
+    shroud = search_json(full_db, "shroud", "--limit", "100")["total"]
+    both = search_json(full_db, "hexproof AND shroud")["total"]
+    either = search_json(full_db, "hexproof OR shroud")["total"]
+    assert either == hexproof + shroud - both and both < min(hexproof, shroud)
+    without = search_json(full_db, "hexproof NOT shroud", "--limit", "100")
+    assert without["total"] == hexproof - both
+    assert all("shroud" not in hit["text"].lower() for hit in without["hits"])
+
+
+def test_prefix_query(full_db: Path) -> None:
+    found = search_json(full_db, "deathto*", "--kind", "rule")
+    assert "702.2" in labels(found)
+    assert all("deathto" in hit["text"].lower() for hit in found["hits"])
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant", "rule"),
+    [
+        ("deathtuch", "deathtouch", "702.2"),
+        ("trampel", "trample", "702.19"),
+        ("hexprof", "hexproof", "702.11"),
+    ],
+)
+def test_misspelled_keyword_suggests_and_answers_the_correction(
+    full_db: Path, typed: str, meant: str, rule: str
+) -> None:
+    found = search_json(full_db, typed)
+    assert found["suggestion"] == meant
+    assert labels(found)[0] == rule
+    assert all(meant in hit["text"].lower() for hit in found["hits"])
+    human = ok("search", typed, "--db", full_db).stdout
+    assert f"Did you mean {meant}?" in human
+
+
+def test_fuzzy_term(full_db: Path) -> None:
+    found = search_json(full_db, "deathtuch~", "--kind", "rule")
+    assert found["suggestion"] is None
+    assert "702.2" in labels(found)[:3]
+
+
+def test_mana_burn_across_editions(full_db: Path, conn: sqlite3.Connection) -> None:
+    rules = search_json(full_db, '"mana burn"', "--all-editions", "--kind", "rule", "-n", "500")
+    assert rules["edition"] is None and rules["total"] == len(rules["hits"]) > 0
+    assert {hit["kind"] for hit in rules["hits"]} == {"rule"}
+    assert all(hit["last"] < MANA_BURN_REMOVED for hit in rules["hits"])
+    assert min(hit["first"] for hit in rules["hits"]) == "1999-04-23"
+    assert "300.3" in labels(rules)
+    last_with_it = edition_in_force(conn, "2009-07-10")
+    assert max(hit["last"] for hit in rules["hits"]) == last_with_it
+    glossary = search_json(full_db, '"mana burn"', "--all-editions", "--kind", "glossary")
+    obsolete = [hit for hit in glossary["hits"] if hit["term"] == "Mana Burn (Obsolete)"]
+    assert obsolete and max(hit["last"] for hit in obsolete) == LATEST
+    assert min(hit["first"] for hit in obsolete) == MANA_BURN_REMOVED
+
+
+def test_all_editions_groups_by_text_with_its_span(full_db: Path) -> None:
+    found = search_json(full_db, "trample", "--all-editions", "--kind", "rule", "-n", "50")
+    spans = [(hit["number"], hit["first"], hit["last"]) for hit in found["hits"]]
+    assert len(spans) == len(set(spans))
+    for hit in found["hits"]:
+        assert hit["first"] <= hit["last"] == hit["edition"] and hit["editions"] >= 1
+    assert any(hit["editions"] > 20 for hit in found["hits"])
+    human = ok("search", "trample", "--all-editions", "--db", full_db).stdout
+    assert "all editions" in human and "→" in human
+
+
+def test_filters(full_db: Path) -> None:
+    examples = search_json(full_db, "damage", "--kind", "example")
+    assert examples["hits"] and {hit["kind"] for hit in examples["hits"]} == {"example"}
+    chapter = search_json(full_db, "damage", "--chapter", "702", "-n", "30")
+    assert chapter["hits"] and all(hit["number"].startswith("702") for hit in chapter["hits"])
+    section = search_json(full_db, "damage", "--section", "5", "-n", "30")
+    assert section["hits"] and all(hit["number"].startswith("5") for hit in section["hits"])
+    limited = search_json(full_db, "damage", "--limit", "3")
+    assert len(limited["hits"]) == 3 and limited["total"] > 3
+    old = search_json(full_db, "mana burn", "-e", "2008-12-25")
+    assert old["edition"] == "2008-10-01" and labels(old)[:3].count("300.3") == 1
+
+
+def test_human_output_highlights_matches(full_db: Path) -> None:
+    result = ok("search", "lifelink", "--db", full_db)
+    assert f"matches in edition {LATEST}" in result.stdout
+    assert "702.15" in result.stdout and "<b>" not in result.stdout
+
+
+def test_too_many_words_fall_back_to_any_of_them(full_db: Path) -> None:
+    found = search_json(full_db, "trample hexproof zzyzx banding")
+    assert found["match"] == "any" and found["hits"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["search", "   "], 1),
+        (["search", "trample", "--kind", "card"], 2),
+        (["search", "trample", "--section", "0"], 2),
+        (["search", "trample", "--chapter", "7a2"], 2),
+        (["search", "trample", "--limit", "0"], 2),
+        (["search", "trample", "-e", "1990-01-01"], 1),
+    ],
+)
+def test_bad_input(full_db: Path, args: list[str], code: int) -> None:
+    result = run(*args, "--db", full_db)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    if code == 1:
+        assert len(result.stderr.splitlines()) == 1
+
+
+# show -------------------------------------------------------------------------------
+
+
+def test_show_falls_back_to_search(full_db: Path) -> None:
+    found = json.loads(
+        ok("show", "what happens when a player concedes", "--db", full_db, "--json").stdout
+    )
+    assert found["query"] == "what happens when a player concedes" and found["hits"]
+    assert json.loads(ok("show", "trample", "--db", full_db, "--json").stdout)["term"] == "Trample"
+    assert json.loads(ok("show", "702.19", "--db", full_db, "--json").stdout)["number"] == "702.19"
+
+
+def test_show_search_respects_the_edition(full_db: Path) -> None:
+    found = json.loads(
+        ok("show", "unused mana phase ends", "-e", "2008-10-01", "--db", full_db, "--json").stdout
+    )
+    assert found["edition"] == "2008-10-01" and "300.3" in labels(found)
+
+
+def test_index_copy_survives_a_moved_database(full_db: Path, tmp_path: Path) -> None:
+    """An index copied along with its database is still fresh (the stamp is the content)."""
+    db = tmp_path / "copy.db"
+    shutil.copyfile(full_db, db)
+    shutil.copytree(core.index_dir(full_db), core.index_dir(db))
+    with sqlite3.connect(db) as conn:
+        assert core.ensure_index(conn, core.index_dir(db)).action == "fresh"
