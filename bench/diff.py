@@ -15,11 +15,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from common import fastest_time, table  # noqa: E402
 
 from rules_kb.align import Item, precision_recall  # noqa: E402
 from rules_kb.diff import Library, diff, history  # noqa: E402
@@ -30,23 +31,6 @@ LABELS = REPO / "tests" / "fixtures" / "alignment"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
 OVERHAUL = ("2009-05-01", "2009-07-11")
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def best_of(runs: int, action: Callable[[], object]) -> float:
-    """The fastest of several wall times, in seconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def naive_diff(reader: Reader, old: str, new: str) -> int:
@@ -110,8 +94,8 @@ def speed(db: Path) -> str:
         ("diff, consecutive modern editions", MODERN, 1.0),
         ("diff, 2009-05-01 -> 2009-07-11", OVERHAUL, 10.0),
     ):
-        ours = best_of(3, lambda o=old, n=new: diff(Library(reader), o, n))
-        naive = best_of(3, lambda o=old, n=new: naive_diff(reader, o, n))
+        ours = fastest_time(3, lambda o=old, n=new: diff(Library(reader), o, n))
+        naive = fastest_time(3, lambda o=old, n=new: naive_diff(reader, o, n))
         cli = cli_time(db, "diff", old, new, "--json")
         rows.append(
             [
@@ -125,10 +109,10 @@ def speed(db: Path) -> str:
             ]
         )
     library = Library(reader)
-    cold = best_of(1, lambda: history(library, "702.19"))
-    warm = best_of(5, lambda: history(library, "702.19"))
+    cold = fastest_time(1, lambda: history(library, "702.19"))
+    warm = fastest_time(5, lambda: history(library, "702.19"))
     cli = cli_time(db, "history", "702.19", "--json")
-    naive = best_of(1, lambda: _naive_history(reader, "702.19"))
+    naive = fastest_time(1, lambda: _naive_history(reader, "702.19"))
     rows.append(
         [
             "history 702.19, all editions",

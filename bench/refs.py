@@ -16,15 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from common import median_time, table, verdict  # noqa: E402
 
 from rules_kb import graph, pipeline, refs, store  # noqa: E402
 from rules_kb.models import Edition  # noqa: E402
@@ -34,27 +35,6 @@ DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 EXTRACT_TARGET_S = 10.0
 EXPORT_TARGET_S = 2.0
 BASELINE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def verdict(ok: bool) -> str:
-    return "yes" if ok else "**no**"
-
-
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """Median wall time of `runs` calls."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def load(folder: Path) -> list[Edition]:
@@ -109,13 +89,13 @@ def bench_export(editions: list[Edition], runs: int) -> str:
         kb = Reader(path)
         nodes, edges = kb.graph_rows(largest.date)
         built = graph.build(nodes, edges)
-        base = best_of(runs, lambda: json.dumps([list(edge) for edge in edges]))
-        build = best_of(runs, lambda: graph.build(*kb.graph_rows(largest.date)))
+        base = median_time(runs, lambda: json.dumps([list(edge) for edge in edges]))
+        build = median_time(runs, lambda: graph.build(*kb.graph_rows(largest.date)))
         rows: list[list[object]] = [
             ["read + build graph", f"{build * 1000:.0f} ms", "", "", f"{build / base:.0f}x"]
         ]
         for form in graph.FORMATS:
-            seconds = best_of(runs, lambda form=form: graph.export(built, form))  # type: ignore[misc]
+            seconds = median_time(runs, lambda form=form: graph.export(built, form))  # type: ignore[misc]
             total = build + seconds
             rows.append(
                 [f"{form} (with read + build)", f"{total * 1000:.0f} ms",

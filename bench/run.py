@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import math
 import os
 import platform
 import resource
@@ -24,6 +23,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from common import percentile, table, verdict
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
@@ -40,24 +41,6 @@ MB = 1024 * 1024
 
 
 # helpers -------------------------------------------------------------------
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def verdict(ok: bool) -> str:
-    return "yes" if ok else "**no**"
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile (with 15 samples, p95 is the slowest run)."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(fraction * len(ordered)))
-    return ordered[rank - 1]
 
 
 def children_maxrss_mb() -> float:

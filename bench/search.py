@@ -21,7 +21,6 @@ It prints markdown tables. Nothing here fails when a target is missed; the table
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import shutil
@@ -38,6 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from common import percentile, table, verdict  # noqa: E402
+
 from rules_kb import search as core  # noqa: E402
 
 DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
@@ -48,23 +49,6 @@ WARM_TARGET_MS = 20.0
 COLD_TARGET_S = 0.5
 HEAVY = ("lark", "networkx", "sqlite_utils", "whoosh")
 COLD_QUERY = "last known information"
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def verdict(ok: bool) -> str:
-    return "yes" if ok else "**no**"
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
 
 
 def folder_mb(path: Path) -> float:

@@ -26,18 +26,13 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
+from common import table
+
 REPO = Path(__file__).resolve().parent.parent
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 EDITION = "2022-11-18"  # UTF-16 BE, 1.7 MB: the largest download in the set
 FILE_NAME = "MagicCompRules 20221118.txt"
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def env() -> dict[str, str]:

@@ -165,12 +165,6 @@ def _check(entries: tuple[CatalogueEntry, ...]) -> None:
 
 
 def _catalogue_text() -> str:
-    from importlib import resources
+    from rules_kb.resources import read_text
 
-    try:
-        return resources.files("rules_kb.data").joinpath("editions.toml").read_text("utf-8")
-    except ModuleNotFoundError:  # running from a checkout without installing
-        from pathlib import Path
-
-        path = Path(__file__).resolve().parent.parent / "data" / "editions.toml"
-        return path.read_text("utf-8")
+    return read_text("rules_kb.data", "editions.toml")

@@ -117,15 +117,9 @@ def grammar() -> Lark:
 
 
 def _grammar_text() -> str:
-    from importlib import resources
+    from rules_kb.resources import read_text
 
-    try:
-        return resources.files("rules_kb.grammars").joinpath("refs.lark").read_text("utf-8")
-    except ModuleNotFoundError:  # running from a checkout without installing
-        from pathlib import Path
-
-        path = Path(__file__).resolve().parent.parent / "grammars" / "refs.lark"
-        return path.read_text("utf-8")
+    return read_text("rules_kb.grammars", "refs.lark")
 
 
 # finding ------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,3 +37,31 @@ def shared_editions() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared/cr/editions is not there")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def all_editions_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
+    """One database with every shared edition, ingested once per session through the CLI.
+
+    Tests only read it (the search index may be built beside it).
+    """
+    from typer.testing import CliRunner
+
+    from rules_kb.cli import app
+
+    path = tmp_path_factory.mktemp("all") / "all.db"
+    result = CliRunner().invoke(app, ["ingest", str(shared_editions), "--db", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    outcomes = json.loads(result.stdout)
+    assert len(outcomes) == len(edition_files())
+    assert {outcome["status"] for outcome in outcomes} == {"added"}
+    return path
+
+
+def dump_database(path: Path) -> list[str]:
+    """Schema and every committed row, read through a separate connection."""
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()

@@ -6,7 +6,6 @@ import json
 import os
 import random
 import shutil
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -17,7 +16,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from rules_kb.cli import app
-from tests.conftest import SHARED, edition_files, variant_files
+from tests.conftest import SHARED, dump_database, edition_files, variant_files
 
 ROOT = Path(__file__).resolve().parents[1]
 OLDEST = "1999-04-23"
@@ -52,13 +51,7 @@ def one_error_line(result: Result) -> str:
     return lines[0]
 
 
-def dump(path: Path) -> list[str]:
-    """Schema and all rows, for before/after comparisons."""
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
+dump = dump_database
 
 
 def command_line() -> list[str]:
@@ -74,15 +67,9 @@ def command_line() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def full_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
-    """One database with all 134 shared editions, ingested once per session."""
-    path = tmp_path_factory.mktemp("full") / "all.db"
-    result = run("ingest", shared_editions, "--db", path, "--json")
-    assert result.exit_code == 0, result.output
-    outcomes = json.loads(result.stdout)
-    assert len(outcomes) == 134
-    assert {outcome["status"] for outcome in outcomes} == {"added"}
-    return path
+def full_db(all_editions_db: Path) -> Path:
+    """All 134 shared editions (the session database of conftest, ingested via the CLI)."""
+    return all_editions_db
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from rules_kb.align import normalise, precision_recall
 from rules_kb.cli import app
 from rules_kb.diff import Library, diff, history, renumber_references, term_changes, word_diff
 from rules_kb.query import Reader
-from tests.conftest import SHARED, edition_files
+from tests.conftest import SHARED
 
 LABELS = Path(__file__).parent / "fixtures" / "alignment"
 LABELLED = sorted(LABELS.glob("*.json"))
@@ -45,15 +45,9 @@ def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def all_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def all_db(all_editions_db: Path) -> Path:
     """A database of every shared edition (history needs them all)."""
-    files = edition_files()
-    if not files:
-        pytest.skip("../shared/cr/editions is not there")
-    path = tmp_path_factory.mktemp("diff-all") / "all.db"
-    result = CliRunner().invoke(app, ["ingest", str(SHARED), "--db", str(path)])
-    assert result.exit_code == 0, result.output
-    return path
+    return all_editions_db
 
 
 @pytest.fixture(scope="module")

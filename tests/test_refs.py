@@ -52,15 +52,9 @@ def sample_refs(sample_edition: Edition) -> list[refs.Reference]:
 
 
 @pytest.fixture(scope="session")
-def modern_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
-    """One database with every edition from 2009-07-11 on, built once per session."""
-    path = tmp_path_factory.mktemp("refs") / "modern.db"
-    db = store.open_db(path)
-    for file in edition_files():
-        if file.stem >= MODERN_FROM:
-            pipeline.ingest_bytes(db, file.read_bytes(), source=file.name)
-    db.close()
-    return path
+def modern_db(all_editions_db: Path) -> Path:
+    """Every shared edition; the tests look at those from 2009-07-11 on."""
+    return all_editions_db
 
 
 @pytest.fixture(scope="session")

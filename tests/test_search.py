@@ -50,12 +50,10 @@ def labels(document: Any) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def full_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
+def full_db(all_editions_db: Path) -> Path:
     """All shared editions, and their search index built by a first search."""
-    path = tmp_path_factory.mktemp("search") / "all.db"
-    ok("ingest", shared_editions, "--db", path, "--json")
-    ok("search", "trample", "--db", path, "--json")
-    return path
+    ok("search", "trample", "--db", all_editions_db, "--json")
+    return all_editions_db
 
 
 @pytest.fixture(scope="session")

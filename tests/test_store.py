@@ -14,6 +14,7 @@ from rules_kb import parse, store
 from rules_kb.errors import EditionExists
 from rules_kb.models import Edition, GlossaryEntry, Rule
 from rules_kb.query import Reader
+from tests.conftest import dump_database
 
 # (name, declared type, not null, position in the primary key) per column.
 EXPECTED_COLUMNS = {
@@ -179,13 +180,7 @@ def do_ingest(db: Database, edition: Edition, **options: bool) -> store.IngestRe
     )
 
 
-def dump(path: Path) -> list[str]:
-    """Schema and every row, read through a separate connection (committed state only)."""
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
+dump = dump_database
 
 
 def count(path: Path, table: str) -> int:

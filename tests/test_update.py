@@ -28,7 +28,7 @@ from typer.testing import CliRunner, Result
 from rules_kb import fetch
 from rules_kb.cli import app
 from rules_kb.errors import NoRulesLink
-from tests.conftest import SHARED
+from tests.conftest import SHARED, dump_database
 
 BRO = SHARED / "2022-11-18.txt"  # UTF-16 BE, as Wizards published it
 OTJ = SHARED / "2024-04-12.txt"
@@ -167,13 +167,7 @@ def update(db: Path, *args: str) -> Result:
     return run("update", "--db", db, *FAST, *args)
 
 
-def dump(path: Path) -> list[str]:
-    """Schema and every row, to compare before and after."""
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
+dump = dump_database
 
 
 def one_error_line(result: Result) -> str:
