@@ -15,6 +15,34 @@ from rules_kb.commands import diff, ingest, lookup, refs, search, update
 
 __all__ = ["app", "diff", "ingest", "lookup", "main", "refs", "search", "update"]
 
+#: How `rules-kb --help` lists the commands: by what a user wants to do, in that order.
+HELP_PANELS = {
+    "Look up": ["rule", "define", "show", "search"],
+    "Cross-references": ["refs", "check", "graph"],
+    "Compare editions": ["diff", "history"],
+    "Database": ["ingest", "update", "editions"],
+}
+
+
+def command_name(info: typer.models.CommandInfo) -> str:
+    """The name a registered command is called by."""
+    return info.name or (info.callback.__name__ if info.callback else "")
+
+
+def _arrange_help() -> None:
+    order = [name for names in HELP_PANELS.values() for name in names]
+    panel_of = {name: panel for panel, names in HELP_PANELS.items() for name in names}
+    for info in app.registered_commands:
+        info.rich_help_panel = panel_of.get(command_name(info))
+    app.registered_commands.sort(
+        key=lambda info: (
+            order.index(command_name(info)) if command_name(info) in order else len(order)
+        )
+    )
+
+
+_arrange_help()
+
 
 def main() -> None:
     """Console entry point."""

@@ -466,3 +466,15 @@ def test_db_option_beats_the_environment(tmp_path: Path) -> None:
     assert other.is_file()
     assert not Path(os.environ["RULES_KB_DB"]).exists()
     one_error_line(run("editions"))
+
+
+def test_help_lists_every_command_in_a_panel() -> None:
+    from rules_kb.cli import HELP_PANELS, command_name
+
+    registered = {command_name(info) for info in app.registered_commands}
+    listed = {name for names in HELP_PANELS.values() for name in names}
+    assert registered == listed
+    result = run("--help")
+    assert result.exit_code == 0, result.output
+    for panel in HELP_PANELS:
+        assert panel in result.stdout
