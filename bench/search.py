@@ -130,7 +130,7 @@ def bench_build(conn: sqlite3.Connection, db: Path, work: Path) -> list[list[obj
 
     fts_s = timed(fts)
     rows = conn.execute("SELECT count(*) FROM rules").fetchone()[0]
-    print(f"documents: {report.documents} distinct texts (the rules table has {rows} rows)")
+    print(f"documents: {report.documents} distinct texts (the rules table has {rows} rows)\n")
     return [
         [
             "Whoosh (whoosh3)",
