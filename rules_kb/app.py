@@ -94,6 +94,13 @@ def _global_options(db: DbOption = None) -> None:
 
 def database_path(option: Path | None) -> Path:
     """The database file: --db (after or before the command), else $RULES_KB_DB, else user data."""
+    path = _chosen_path(option)
+    if path.is_dir():
+        raise Exit(f"{path} is a folder: give the database file, e.g. {path / 'rules.db'}")
+    return path
+
+
+def _chosen_path(option: Path | None) -> Path:
     if option is not None:
         return option
     if _GLOBAL_DB:

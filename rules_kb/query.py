@@ -128,6 +128,8 @@ class Reader:
     def rule(self, number: str, edition: str) -> dict[str, Any]:
         """A rule with its examples, neighbours and nested children."""
         wanted = normalise_number(number)
+        if not wanted:
+            raise UnknownRule("no rule number given")
         edition_id = self._edition_id(edition)
         row = self.conn.execute(
             "SELECT r.number, r.kind, r.parent, t.text, r.seq FROM rules r JOIN texts t"
@@ -266,6 +268,8 @@ class Reader:
         from rules_kb.refs import edge_entries
 
         wanted = normalise_number(number)
+        if not wanted:
+            raise UnknownRule("no rule number given")
         edition_id = self._edition_id(edition)
         exists = self.conn.execute(
             "SELECT 1 FROM rules WHERE edition_id = ? AND number = ?", [edition_id, wanted]

@@ -478,3 +478,12 @@ def test_help_lists_every_command_in_a_panel() -> None:
     assert result.exit_code == 0, result.output
     for panel in HELP_PANELS:
         assert panel in result.stdout
+
+
+def test_a_folder_given_as_database_is_one_line(tmp_path: Path) -> None:
+    line = one_error_line(run("rule", "100.1", "--db", tmp_path))
+    assert "is a folder" in line
+
+
+def test_an_empty_rule_number_is_one_line(full_db: Path) -> None:
+    assert "no rule number given" in one_error_line(run("rule", "", "--db", full_db))
