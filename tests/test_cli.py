@@ -487,3 +487,34 @@ def test_a_folder_given_as_database_is_one_line(tmp_path: Path) -> None:
 
 def test_an_empty_rule_number_is_one_line(full_db: Path) -> None:
     assert "no rule number given" in one_error_line(run("rule", "", "--db", full_db))
+
+
+HEAVY = {
+    "lark",
+    "networkx",
+    "whoosh",
+    "sqlite_utils",
+    "httpx",
+    "scipy",
+    "numpy",
+    "diff_match_patch",
+}
+
+
+@pytest.mark.parametrize("args", [["rule", "702.19"], ["define", "trample"], ["editions"]])
+def test_a_lookup_imports_no_heavy_library(full_db: Path, args: list[str]) -> None:
+    """A cold lookup must start fast: parsing, graph, search and diff libraries stay unloaded."""
+    script = (
+        "import atexit, sys\n"
+        f"heavy = {sorted(HEAVY)!r}\n"
+        "atexit.register(lambda: print('LOADED:', sorted(m for m in sys.modules"
+        " if m.split('.')[0] in heavy)))\n"
+        f"sys.argv = ['rules-kb', *{args!r}, '--db', {str(full_db)!r}, '--json']\n"
+        "from rules_kb.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "LOADED: []"
