@@ -43,9 +43,15 @@ class GlossaryEntry:
     @property
     def names(self) -> tuple[str, ...]:
         """Every name the entry goes by ("Kicker, Kicked" -> "Kicker", "Kicked")."""
-        bare = re.sub(r"\s*\((?:Obsolete|Informal|Deprecated)\)\s*$", "", self.term, flags=re.I)
-        names = [bare, *(part.strip() for part in bare.split(","))]
-        return tuple(dict.fromkeys(name for name in names if name))
+        return glossary_names(self.term)
+
+
+def glossary_names(term: str) -> tuple[str, ...]:
+    """The names a glossary heading stands for: itself without a trailing "(Obsolete)"-like
+    note, and each comma-separated part ("Kicker, Kicked" -> "Kicker", "Kicked")."""
+    bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
+    names = [bare, *(part.strip() for part in bare.split(","))]
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 @dataclass(frozen=True, slots=True)

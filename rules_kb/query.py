@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
-from rules_kb.models import normalise_number, sort_key
+from rules_kb.models import glossary_names, normalise_number, sort_key
 
 #: The raw text of a stored reference: the citing text between its offsets.
 _RAW = "substr(t.text, r.start + 1, r.end - r.start)"
@@ -380,8 +380,7 @@ class Reader:
 
 
 def _names(term: str) -> list[str]:
-    bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
-    return [bare.lower(), *(part.strip().lower() for part in bare.split(",") if part.strip())]
+    return [name.lower() for name in glossary_names(term)]
 
 
 def find_term(query: str, terms: list[str]) -> int | None:
@@ -395,7 +394,15 @@ def find_term(query: str, terms: list[str]) -> int | None:
             return index
     from rapidfuzz import fuzz, process  # only misspellings pay for the import
 
-    choices = {(index, name): name for index, term in enumerate(terms) for name in _names(term)}
+    # A typo keeps the number of words: "trampel" is Trample, but a phrase like
+    # "copy of a permanent spell" is not the term "Permanent Spell" (show searches it).
+    words = len(wanted.split())
+    choices = {
+        (index, name): name
+        for index, term in enumerate(terms)
+        for name in _names(term)
+        if len(name.split()) == words
+    }
     best = process.extractOne(wanted, choices, scorer=fuzz.ratio, score_cutoff=75)
     if best is None:
         return None

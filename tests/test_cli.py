@@ -518,3 +518,11 @@ def test_a_lookup_imports_no_heavy_library(full_db: Path, args: list[str]) -> No
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "LOADED: []"
+
+
+def test_show_searches_a_phrase_that_only_resembles_a_term(full_db: Path) -> None:
+    """A typo keeps the number of words; a longer phrase is searched, not taken for a term."""
+    entry = json.loads(ok("define", "last known informaton", "--db", full_db, "--json").stdout)
+    assert entry["term"] == "Last Known Information"
+    shown = json.loads(ok("show", "copy of a permanent spell", "--db", full_db, "--json").stdout)
+    assert "hits" in shown
