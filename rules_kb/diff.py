@@ -48,6 +48,8 @@ class Change:
     """The word diff: ("=", text), ("-", text), ("+", text)."""
     reference_only: bool = False
     """The text differs only in rule numbers, renumbered as the alignment maps them."""
+    examples: tuple[ExampleChange, ...] = ()
+    """The rule's examples, when they differ (the text itself may not)."""
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of one change."""
@@ -62,7 +64,29 @@ class Change:
             "reference_only": self.reference_only,
             "words": [list(op) for op in self.words],
         }
+        if self.examples:
+            document["examples"] = [example.as_json() for example in self.examples]
         return document
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleChange:
+    """One example of a rule that was added, removed or reworded."""
+
+    old_text: str | None
+    """The old example, without "Example: "; None when added."""
+    new_text: str | None
+    """The new example; None when removed."""
+    words: tuple[WordOp, ...]
+    """The word diff of the two."""
+
+    def as_json(self) -> dict[str, Any]:
+        """{"old_text", "new_text", "words"} of one example."""
+        return {
+            "old_text": self.old_text,
+            "new_text": self.new_text,
+            "words": [list(op) for op in self.words],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +190,7 @@ class Library:
         self._rules: dict[str, tuple[Item, ...]] = {}
         self._glossary: dict[str, tuple[Item, ...]] = {}
         self._texts: dict[int, str] = {}
+        self._examples: dict[str, dict[int, tuple[int, ...]]] = {}
         self._alignments: dict[tuple[str, str, bool], Alignment] = {}
 
     def dates(self) -> list[str]:
@@ -182,6 +207,12 @@ class Library:
             else:
                 cache[edition] = tuple(Item(*row) for row in self.reader.edition_rules(edition))
         return cache[edition]
+
+    def examples(self, edition: str) -> dict[int, tuple[int, ...]]:
+        """Example text ids by the position of their rule among `items(edition)`."""
+        if edition not in self._examples:
+            self._examples[edition] = self.reader.edition_examples(edition)
+        return self._examples[edition]
 
     def texts(self, ids: Iterable[int]) -> dict[int, str]:
         """Texts by id, loading the ones not seen yet."""
@@ -219,18 +250,30 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     alignment = library.alignment(old, new, glossary=glossary)
     # References inside glossary definitions are renumbered as the rules were.
     number_map = library.alignment(old, new).key_map(library.items(old), library.items(new))
+    old_examples = {} if glossary else library.examples(old)
+    new_examples = {} if glossary else library.examples(new)
     touched = [
         (i, j)
         for i, j in alignment.pairs
-        if before[i].text_id != after[j].text_id or before[i].key != after[j].key
+        if before[i].text_id != after[j].text_id
+        or before[i].key != after[j].key
+        or old_examples.get(i, ()) != new_examples.get(j, ())
     ]
     ids = [before[i].text_id for i, _ in touched] + [after[j].text_id for _, j in touched]
+    ids += [tid for i, _ in touched for tid in old_examples.get(i, ())]
+    ids += [tid for _, j in touched for tid in new_examples.get(j, ())]
     ids += [before[i].text_id for i in alignment.removed]
     ids += [after[j].text_id for j in alignment.added]
     texts = library.texts(ids)
     placed: list[tuple[tuple[Any, ...], Change]] = []
     for i, j in touched:
         change = _paired(before[i], after[j], texts, number_map)
+        examples = _example_changes(
+            [texts[tid] for tid in old_examples.get(i, ())],
+            [texts[tid] for tid in new_examples.get(j, ())],
+        )
+        if examples:
+            change = _with_examples(change, examples, number_map)
         placed.append(((j, 0), change))
     for j in alignment.added:
         item = after[j]
@@ -244,6 +287,43 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
         placed.append(((_position_after(i, alignment), 1, i), change))
     placed.sort(key=lambda entry: entry[0])
     return tuple(change for _, change in placed)
+
+
+def _example_changes(old: Sequence[str], new: Sequence[str]) -> tuple[ExampleChange, ...]:
+    """Examples pair up in order: the k-th old one with the k-th new one."""
+    changes = []
+    for index in range(max(len(old), len(new))):
+        before = old[index] if index < len(old) else None
+        after = new[index] if index < len(new) else None
+        if before == after:
+            continue
+        words = word_diff(before or "", after or "")
+        changes.append(ExampleChange(before, after, words))
+    return tuple(changes)
+
+
+def _with_examples(
+    change: Change, examples: tuple[ExampleChange, ...], number_map: Mapping[str, str]
+) -> Change:
+    """A rule whose examples changed is changed, even when its own text is not."""
+    text_same = change.old_text == change.new_text
+    examples_renumbered_only = all(
+        example.old_text is not None
+        and example.new_text is not None
+        and renumber_references(example.old_text, number_map) == example.new_text
+        for example in examples
+    )
+    return Change(
+        "changed",
+        change.kind,
+        change.old_key,
+        change.new_key,
+        change.old_text,
+        change.new_text,
+        change.words,
+        reference_only=(change.reference_only or text_same) and examples_renumbered_only,
+        examples=examples,
+    )
 
 
 def _position_after(old_index: int, alignment: Alignment) -> int:

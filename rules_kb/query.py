@@ -359,6 +359,16 @@ class Reader:
             [self._edition_id(edition)],
         ).fetchall()
 
+    def edition_examples(self, edition: str) -> dict[int, tuple[int, ...]]:
+        """The example text ids of every rule that has examples, by the rule's position."""
+        found: dict[int, list[int]] = {}
+        for rule_seq, text_id in self.conn.execute(
+            "SELECT rule_seq, text_id FROM examples WHERE edition_id = ? ORDER BY rule_seq, seq",
+            [self._edition_id(edition)],
+        ):
+            found.setdefault(rule_seq, []).append(text_id)
+        return {rule_seq: tuple(ids) for rule_seq, ids in found.items()}
+
     def edition_glossary(self, edition: str) -> list[tuple[str, int]]:
         """(term, text_id) of every glossary entry of an edition, in document order."""
         return self.conn.execute(

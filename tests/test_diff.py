@@ -249,3 +249,25 @@ def test_history_of_a_glossary_term_and_unknowns(all_db: Path) -> None:
     assert document["kind"] == "glossary" and document["versions"][0]["term"] == "Trample"
     assert run(all_db, "history", "799.99").exit_code == 1
     assert run(all_db, "history", "qwertyuiop zzz").exit_code == 1
+
+
+def test_a_rule_whose_examples_changed_is_changed(all_db: Path) -> None:
+    """601.3e kept its text from 2020-01-24 to 2020-04-17 but one of its examples changed."""
+    result = ok_json(all_db, "diff", "2020-01-24", "2020-04-17", "--rule", "601.3e")
+    change = next(c for c in result["changes"] if c["new_number"] == "601.3e")
+    assert change["type"] == "changed"
+    assert change["old_text"] == change["new_text"]
+    assert change["examples"]
+    example = change["examples"][0]
+    assert example["old_text"] != example["new_text"]
+    ops = {op for op, _ in example["words"]}
+    assert {"-", "+"} & ops
+    rebuilt_new = "".join(chunk for op, chunk in example["words"] if op != "-")
+    assert rebuilt_new == example["new_text"]
+
+
+def test_examples_in_the_html_page(all_db: Path, tmp_path: Path) -> None:
+    page = tmp_path / "d.html"
+    result = run(all_db, "diff", "2020-01-24", "2020-04-17", "--format", "html", "-o", str(page))
+    assert result.exit_code == 0, result.output
+    assert 'class="example"' in page.read_text("utf-8")

@@ -107,6 +107,8 @@ def _print_change(change: Change) -> None:
     colour = {"added": "green", "removed": "red", "changed": "yellow", "moved": "blue"}
     out.print(f"\n[bold {colour[change.type]}]{change.type}[/] [bold]{escape(_label(change))}[/]")
     out.print(words(change.words))
+    for example in change.examples:
+        out.print(words((("=", "  Example: "), *example.words)))
 
 
 def terms(result: EditionDiff, found: Sequence[TermChange], *, as_json: bool) -> None:
@@ -155,6 +157,7 @@ table.summary { border-collapse: collapse; } .summary td, .summary th { padding:
 del { background: #fdd; color: #900; text-decoration: line-through; }
 ins { background: #dfd; color: #060; text-decoration: none; }
 p.list { font: .9em system-ui, sans-serif; color: #444; }
+.example { margin: .4em 0 0 1.5em; font-style: italic; }
 """
 
 
@@ -211,10 +214,16 @@ def _html_summary(result: EditionDiff) -> str:
 
 
 def _html_change(change: Change) -> str:
-    tags = {"-": "del", "+": "ins"}
-    body = "".join(
-        f"<{tags[op]}>{html.escape(chunk)}</{tags[op]}>" if op in tags else html.escape(chunk)
-        for op, chunk in change.words
-    )
+    body = _html_words(change.words)
+    for example in change.examples:
+        body += f'<div class="example">Example: {_html_words(example.words)}</div>'
     head = f"{change.type} {html.escape(_label(change))}"
     return f'<div class="change {change.type}"><div class="head">{head}</div>{body}</div>'
+
+
+def _html_words(ops: Sequence[tuple[str, str]]) -> str:
+    tags = {"-": "del", "+": "ins"}
+    return "".join(
+        f"<{tags[op]}>{html.escape(chunk)}</{tags[op]}>" if op in tags else html.escape(chunk)
+        for op, chunk in ops
+    )
