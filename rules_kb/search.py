@@ -33,7 +33,7 @@ Query = Any
 Searcher = Any
 
 Kind = Literal["rule", "example", "glossary"]
-Match = Literal["all", "any"]
+Match = Literal["all", "most", "any"]
 KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
 STAMP_FILE = "stamp"
 VOCABULARY = "vocabulary"
@@ -52,6 +52,13 @@ _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
 _SYNTAX = re.compile(r"[*?~]")
 PHRASE_BOOST = 2.0
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"}
+#: Words of a question asked in plain English ("what happens when a player concedes"):
+#: the rules rarely contain them next to the words that matter.
+_QUESTION_WORDS = {
+    "what", "happens", "happen", "when", "how", "does", "do", "did", "why", "which",
+    "who", "whom", "whose", "where", "is", "are", "was", "were", "can", "could", "should",
+    "would", "i", "my", "me", "if", "there", "it", "its", "a", "an", "the",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -726,16 +733,29 @@ def search(ix: Index, text: str, filters: Filters, *, limit: int = 10) -> Result
         raise BadSearchQuery("empty search query")
     with ix.searcher() as searcher:
         suggestion = suggest(searcher, cleaned)
-        tries: list[tuple[str | None, Match]] = [(suggestion, "all")] if suggestion else []
-        tries.append((None, "all"))
+        wanted = suggestion or cleaned
+        # (query run, spelling suggestion shown, how much of the query had to match)
+        tries: list[tuple[str, str | None, Match]] = [(wanted, suggestion, "all")]
+        if suggestion:
+            tries.append((cleaned, None, "all"))
         if _plain_words(cleaned):
-            tries.append((suggestion, "any"))
-        for corrected, match in tries:
-            query = _query(ix, _parser(ix, any_word=match == "any"), corrected or cleaned)
+            essential = _without_question_words(wanted)
+            if essential:
+                tries.append((essential, suggestion, "most"))
+            tries.append((wanted, suggestion, "any"))
+        for query_text, shown, match in tries:
+            query = _query(ix, _parser(ix, any_word=match == "any"), query_text)
             total, hits = _run(searcher, query, filters, limit)
             if total:
-                return Results(text, filters, total, tuple(hits), corrected, match)
+                return Results(text, filters, total, tuple(hits), shown, match)
     return Results(text, filters, 0, (), None)
+
+
+def _without_question_words(text: str) -> str | None:
+    """The query without the words of a question, when that leaves a shorter query."""
+    words = text.split()
+    kept = [word for word in words if word.lower() not in _QUESTION_WORDS]
+    return " ".join(kept) if kept and len(kept) < len(words) else None
 
 
 def _plain_words(text: str) -> bool:

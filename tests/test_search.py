@@ -369,6 +369,10 @@ def test_show_falls_back_to_search(full_db: Path) -> None:
         ok("show", "what happens when a player concedes", "--db", full_db, "--json").stdout
     )
     assert found["query"] == "what happens when a player concedes" and found["hits"]
+    # the words of the question are left out before falling back to "any word"
+    assert found["match"] == "most"
+    assert found["hits"][0]["number"] == "104.3a"
+    assert found["suggestion"] is None
     assert json.loads(ok("show", "trample", "--db", full_db, "--json").stdout)["term"] == "Trample"
     assert json.loads(ok("show", "702.19", "--db", full_db, "--json").stdout)["number"] == "702.19"
 

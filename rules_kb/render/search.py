@@ -32,6 +32,10 @@ def results(found: Results, *, as_json: bool) -> None:
     where = f"edition {found.filters.edition}" if found.filters.edition else "all editions"
     if found.suggestion:
         out.print(f"Did you mean [bold]{escape(found.suggestion)}[/]? Showing results for it.")
+    if found.match == "most":
+        out.print(
+            "[dim]No entry has every word; question words (what, how, when…) were left out.[/]"
+        )
     if found.match == "any":
         out.print("[dim]No entry has every word; these have some of them.[/]")
     shown = f", showing {len(found.hits)}" if len(found.hits) < found.total else ""
