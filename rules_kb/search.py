@@ -446,15 +446,19 @@ def build(
     folder: Path,
     *,
     progress: Callable[[int, int], Callable[[int], None]] | None = None,
+    sources: dict[str, Source] | None = None,
 ) -> UpdateReport:
-    """Build the index from scratch (in a temporary folder, then swapped in)."""
+    """Build the index from scratch (in a temporary folder, then swapped in).
+
+    `sources` are the document sources when the caller has read them already.
+    """
     import time
 
     index = _whoosh("index")
 
     start = time.perf_counter()
     stamp = content_stamp(conn)
-    wanted = document_sources(conn)
+    wanted = document_sources(conn) if sources is None else sources
     tick = progress(len(wanted), 0) if progress else (lambda _n: None)
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=folder.name + ".new-", dir=folder.parent))
@@ -509,17 +513,17 @@ def update(
 
     index = _whoosh("index")
 
+    if _replaced_editions(conn, folder):
+        return build(conn, folder, progress=progress)
     start = time.perf_counter()
     stamp = content_stamp(conn)
     wanted = document_sources(conn)
-    if _replaced_editions(conn, folder):
-        return build(conn, folder, progress=progress)
     ix = index.open_dir(str(folder))
     have = _stored_editions(ix)
     changed = {key: src for key, src in wanted.items() if have.get(key) != src.editions}
     removed = [key for key in have if key not in wanted]
     if len(changed) + len(removed) > REBUILD_SHARE * max(len(wanted), 1):
-        return build(conn, folder, progress=progress)
+        return build(conn, folder, progress=progress, sources=wanted)
     tick = progress(len(changed), 0) if progress else (lambda _n: None)
     (folder / STAMP_FILE).unlink(missing_ok=True)
     _write(ix, documents(conn, changed), removed, tick, fresh=False)

@@ -6,8 +6,12 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from typer.testing import Result
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
 
@@ -56,6 +60,22 @@ def all_editions_db(tmp_path_factory: pytest.TempPathFactory, shared_editions: P
     assert len(outcomes) == len(edition_files())
     assert {outcome["status"] for outcome in outcomes} == {"added"}
     return path
+
+
+def run_cli(*args: str | Path) -> Result:
+    """Invoke the app in-process; stderr is kept apart from stdout."""
+    from typer.testing import CliRunner
+
+    from rules_kb.cli import app
+
+    return CliRunner().invoke(app, [str(arg) for arg in args])
+
+
+def ok_cli(*args: str | Path) -> Result:
+    """Invoke the app and require success, showing the output when it fails."""
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.output
+    return result
 
 
 def dump_database(path: Path) -> list[str]:

@@ -11,19 +11,18 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from rules_kb import catalogue, fetch
 from rules_kb.cli import app
 from rules_kb.errors import BadCatalogue
-from tests.conftest import SHARED, edition_files
+from tests.conftest import SHARED, edition_files, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = catalogue.load().entries
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
 # the data ---------------------------------------------------------------------

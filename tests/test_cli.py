@@ -13,25 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from rules_kb.cli import app
-from tests.conftest import SHARED, dump_database, edition_files, variant_files
+from tests.conftest import SHARED, dump_database, edition_files, ok_cli, run_cli, variant_files
 
 ROOT = Path(__file__).resolve().parents[1]
 OLDEST = "1999-04-23"
 SMALL = SHARED / f"{OLDEST}.txt"
 
 
-def run(*args: str | Path) -> Result:
-    """Invoke the app in-process; stderr is kept apart from stdout."""
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
-def ok(*args: str | Path) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
+ok = ok_cli
 
 
 def as_json(*args: str | Path) -> Any:

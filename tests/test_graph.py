@@ -11,18 +11,15 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from typer.testing import CliRunner, Result
 
 from rules_kb import graph, pipeline, store
-from rules_kb.cli import app
 from rules_kb.query import Reader
+from tests.conftest import run_cli
 
 SAMPLE = "2022-11-18"
 
 
-def run(*args: str | Path) -> Result:
-    """Invoke the app in-process."""
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
 @pytest.fixture(scope="module")

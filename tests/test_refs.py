@@ -8,21 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
 
 from rules_kb import pipeline, refs, store
-from rules_kb.cli import app
 from rules_kb.models import Edition
 from rules_kb.query import Reader
-from tests.conftest import edition_files
+from tests.conftest import edition_files, run_cli
 
 MODERN_FROM = "2009-07-11"
 SAMPLE = "2022-11-18"
 
 
-def run(*args: str | Path) -> Result:
-    """Invoke the app in-process."""
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
 def as_json(*args: str | Path) -> Any:

@@ -17,25 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
 
 from rules_kb import search as core
-from rules_kb.cli import app
-from tests.conftest import SHARED
+from tests.conftest import SHARED, ok_cli, run_cli
 
 RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
 LATEST = "2026-08-07"
 MANA_BURN_REMOVED = "2009-07-11"
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
-def ok(*args: str | Path) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
+ok = ok_cli
 
 
 def search_json(db: Path, *args: str) -> Any:

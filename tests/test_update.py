@@ -28,7 +28,7 @@ from typer.testing import CliRunner, Result
 from rules_kb import fetch
 from rules_kb.cli import app
 from rules_kb.errors import NoRulesLink
-from tests.conftest import SHARED, dump_database
+from tests.conftest import SHARED, dump_database, run_cli
 
 BRO = SHARED / "2022-11-18.txt"  # UTF-16 BE, as Wizards published it
 OTJ = SHARED / "2024-04-12.txt"
@@ -159,8 +159,7 @@ def closed_port() -> int:
 # helpers ---------------------------------------------------------------------
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(arg) for arg in args])
+run = run_cli
 
 
 def update(db: Path, *args: str) -> Result:
