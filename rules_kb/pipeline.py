@@ -22,6 +22,19 @@ def ingest_bytes(
 ) -> store.IngestResult:
     """Read one edition from bytes and store it in one transaction."""
     edition, decoded = read_edition(data)
+    return ingest_read(db, data, edition, decoded, source=source, replace=replace)
+
+
+def ingest_read(
+    db: Database,
+    data: bytes,
+    edition: Edition,
+    decoded: decode.Decoded,
+    *,
+    source: str,
+    replace: bool = False,
+) -> store.IngestResult:
+    """Store an edition already read from `data` (by `read_edition`) in one transaction."""
     try:
         return store.ingest(
             db,

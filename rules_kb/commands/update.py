@@ -80,10 +80,13 @@ def update(
             got = fetch.download(url, policy=policy, progress=progress)
         else:
             got = fetch.latest(page or fetch.DEFAULT_PAGE, policy=policy, progress=progress)
-    fetch.read(got)  # refuses HTML, non-editions and truncated text before the database opens
+    # refuses HTML, non-editions and truncated text before the database opens
+    edition, decoded = fetch.read(got)
     database = store.open_db(database_path(db))
     try:
-        result = pipeline.ingest_bytes(database, got.data, source=got.name, replace=replace)
+        result = pipeline.ingest_read(
+            database, got.data, edition, decoded, source=got.name, replace=replace
+        )
     finally:
         database.close()
     render.update_result(result, got, as_json=json_out)
