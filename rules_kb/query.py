@@ -222,14 +222,6 @@ class Reader:
             "rules": self._glossary_rules(edition_id, found_term, text),
         }
 
-    def has_term(self, term: str, edition: str) -> bool:
-        """Whether define() would find the term."""
-        try:
-            self.define(term, edition)
-        except UnknownTerm:
-            return False
-        return True
-
     # references -----------------------------------------------------------
 
     def has_references(self) -> bool:

@@ -58,6 +58,7 @@ def show(
     json_out: JsonOption = False,
 ) -> None:
     """Show a rule (for a number), a glossary entry (for a term), else search results."""
+    from rules_kb.errors import UnknownTerm
     from rules_kb.models import is_number
     from rules_kb.render import lookup as render
 
@@ -65,9 +66,12 @@ def show(
     day = kb.resolve_edition(edition)
     if is_number(query):
         render.rule(kb.rule(query, day), as_json=json_out)
-    elif kb.has_term(query, day):
-        render.definition(kb.define(query, day), as_json=json_out)
-    else:
+        return
+    try:
+        entry = kb.define(query, day)
+    except UnknownTerm:
         from rules_kb.commands.search import search_and_render
 
         search_and_render(kb, db, query, edition=day, json_out=json_out)
+    else:
+        render.definition(entry, as_json=json_out)
