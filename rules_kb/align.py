@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules_kb.typography import fold
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
@@ -85,7 +87,6 @@ class Alignment:
 
 # normalisation -------------------------------------------------------------------
 
-_TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‑": "-"})
 RULE_REFERENCE = re.compile(r"\b\d{3}(?:\.\d+[a-z]*)?\b")
 # The Magic 2010 renames, longest first; applied to both sides, they are idempotent
 # on new text, which no longer has the old phrases.
@@ -122,7 +123,7 @@ _NON_WORD = re.compile(r"[^\w#]+")
 def normalise(text: str) -> str:
     """Text reduced for similarity: lower case, typography folded, rule numbers masked,
     the Magic 2010 renames applied, punctuation dropped, words single-spaced."""
-    folded = text.translate(_TYPOGRAPHY).lower()
+    folded = fold(text).lower()
     folded = RULE_REFERENCE.sub("#", folded)
     folded = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], folded)
     return " ".join(_NON_WORD.sub(" ", folded).split())

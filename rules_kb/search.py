@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
+from rules_kb.typography import fold, plain
 
 # whoosh3's annotations are partial: its objects are typed loosely here.
 Index = Any
@@ -46,7 +47,6 @@ HEADINGS = {"section", "chapter", "rule"}
 KIND_BOOSTS: dict[str, float] = {"rule": 1.0, "example": 0.7, "glossary": 0.35}
 # When more than this share of the documents must change, a full rebuild is faster.
 REBUILD_SHARE = 0.5
-_TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[A-Za-z]|[A-Za-z]")
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
 _SYNTAX = re.compile(r"[*?~]")
@@ -237,8 +237,7 @@ def document_sources(conn: sqlite3.Connection) -> dict[str, Source]:
 
 def _key(kind: str, label: str, text: str) -> str:
     """kind, label and a digest of the text with typography and spacing normalised."""
-    plain = " ".join(text.translate(_TYPOGRAPHY).split())
-    digest = hashlib.blake2b(plain.encode(), digest_size=10).hexdigest()
+    digest = hashlib.blake2b(plain(text).encode(), digest_size=10).hexdigest()
     return f"{kind}\x1f{label}\x1f{digest}"
 
 
@@ -317,7 +316,7 @@ def schema() -> Any:
     analysis, fields = _whoosh("analysis"), _whoosh("fields")
 
     stemmed = analysis.StemmingAnalyzer()
-    plain = analysis.StandardAnalyzer(stoplist=None)
+    unstemmed = analysis.StandardAnalyzer(stoplist=None)
     # Only rule numbers reach the number field: "from" must not turn into number:from.
     numbers = analysis.RegexTokenizer(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b") | analysis.LowercaseFilter()
     return fields.Schema(
@@ -328,7 +327,7 @@ def schema() -> Any:
         ),
         term=fields.TEXT(analyzer=stemmed, stored=True, field_boost=FIELD_BOOSTS["term"]),
         text=fields.TEXT(analyzer=stemmed, stored=True, multitoken_query="phrase"),
-        plain=fields.TEXT(analyzer=plain, phrase=False),
+        plain=fields.TEXT(analyzer=unstemmed, phrase=False),
         section=fields.ID(),
         chapter=fields.ID(),
         editions=fields.KEYWORD(stored=True),
@@ -397,7 +396,7 @@ def _write(
 
 def _words(document: Document) -> list[str]:
     text = f"{document.label}\n{document.text}" if document.kind == "glossary" else document.text
-    return [word.lower() for word in _WORD.findall(text.translate(_TYPOGRAPHY))]
+    return [word.lower() for word in _WORD.findall(fold(text))]
 
 
 def _vocabulary(ix: Index) -> Counter[str]:
@@ -580,8 +579,8 @@ def _parser(ix: Index, *, any_word: bool = False) -> Any:
 
 def normalise_query(text: str) -> str:
     """Straight quotes and dashes; rule numbers as the index stores them (702.19B -> 702.19b)."""
-    plain = text.translate(_TYPOGRAPHY).strip()
-    return re.sub(r"\b(\d{3}\.\d+[A-Za-z]{0,2})\.?(?=\s|$)", lambda m: m.group(1).lower(), plain)
+    straight = fold(text).strip()
+    return re.sub(r"\b(\d{3}\.\d+[A-Za-z]{0,2})\.?(?=\s|$)", lambda m: m.group(1).lower(), straight)
 
 
 def _restrict(query: Query) -> Query:

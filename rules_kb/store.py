@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 from rules_kb.errors import EditionExists
 from rules_kb.models import Edition
+from rules_kb.typography import plain
 
 if TYPE_CHECKING:
     from rules_kb.refs import Source
@@ -204,14 +205,6 @@ def ingest(
         _insert_references(db, edition_id, _edition_sources(db, edition))
         _bump_stamp(db)
     return _result(edition, status, all_warnings)
-
-
-_TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
-
-
-def plain(text: str) -> str:
-    """Text with typography folded (curly quotes, dashes) and white space collapsed."""
-    return " ".join(text.translate(_TYPOGRAPHY).split())
 
 
 def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
