@@ -26,13 +26,19 @@ def print_json(document: Any) -> None:
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 
 
-@contextmanager
-def progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr; yields a function to call after each item."""
+def stderr_terminal() -> Console | None:
+    """A console on stderr when stderr is a terminal; progress shows nowhere else."""
     from rich.console import Console
 
     stderr = Console(stderr=True)
-    if quiet or total < 2 or not stderr.is_terminal:
+    return stderr if stderr.is_terminal else None
+
+
+@contextmanager
+def progress(total: int, *, quiet: bool) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr; yields a function to call after each item."""
+    stderr = stderr_terminal()
+    if quiet or total < 2 or stderr is None:
         yield lambda _name: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

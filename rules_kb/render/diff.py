@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.render import console, print_json
+from rules_kb.render import console, print_json, stderr_terminal
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -21,10 +21,8 @@ _STYLES = {"=": "", "-": "bold red strike", "+": "bold green underline"}
 @contextmanager
 def working(label: str) -> Iterator[None]:
     """A spinner on stderr while something slow runs (only when stderr is a terminal)."""
-    from rich.console import Console
-
-    stderr = Console(stderr=True)
-    if not stderr.is_terminal:
+    stderr = stderr_terminal()
+    if stderr is None:
         yield
         return
     with stderr.status(label):

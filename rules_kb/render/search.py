@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rules_kb.render import console, print_json
+from rules_kb.render import console, print_json, stderr_terminal
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -72,13 +72,11 @@ def marked(highlight: str) -> str:
 @contextmanager
 def indexing(*, quiet: bool) -> Iterator[Callable[[int, int], Tick]]:
     """A factory for a progress bar on stderr while the index is built or updated."""
-    from rich.console import Console
-
-    stderr = Console(stderr=True)
+    stderr = stderr_terminal()
     bars: list[Progress] = []
 
     def start(total: int, done: int) -> Tick:
-        if quiet or total < PROGRESS_FROM or not stderr.is_terminal:
+        if quiet or total < PROGRESS_FROM or stderr is None:
             return lambda _n: None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 

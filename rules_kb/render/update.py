@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rules_kb.render import console, print_json
+from rules_kb.render import console, print_json, stderr_terminal
 
 if TYPE_CHECKING:
     from rules_kb.fetch import Download
@@ -16,10 +16,8 @@ if TYPE_CHECKING:
 @contextmanager
 def download_progress(*, quiet: bool) -> Iterator[Callable[[int, int | None], None]]:
     """A byte-counting bar on stderr (terminals only); yields the fetch progress callback."""
-    from rich.console import Console
-
-    stderr = Console(stderr=True)
-    if quiet or not stderr.is_terminal:
+    stderr = stderr_terminal()
+    if quiet or stderr is None:
         yield lambda _done, _total: None
         return
     from rich.progress import (
