@@ -1,17 +1,25 @@
 """Align two editions: pair each rule (or glossary entry) of the old with its counterpart.
 
-Three passes, cheapest first:
+Passes, cheapest first; each works on what the previous ones left:
 
 1. identical: same number (or term) and the same stored text (texts are deduplicated,
    so equal text ids mean equal texts) - this settles almost every rule of two
    consecutive editions;
-2. moved: a text that occurs once among the leftovers of each side is the same rule
-   under another number (trample 702.18 -> 702.19 in July 2013);
-3. fuzzy: the rest, level by level (headings, rules, subrules), by similarity of
+2. typography: same number (or term) and the same wording once typography is folded
+   (`rules_kb.typography.key`): curly quotes, dashes, "_Magic_" and the like are never
+   a reason to look further;
+3. moved: a wording that occurs once among the leftovers of each side is the same rule
+   under another number (trample 702.18 -> 702.19 in July 2013); then the same for the
+   normalised wording below (renames applied, rule numbers masked);
+4. renamed (glossary): an entry that shares a name with exactly one leftover entry
+   ("Kicker" -> "Kicker, Kicked", "Mana Burn" -> "Mana Burn (Obsolete)");
+5. fuzzy: the rest, level by level (headings, rules, subrules), by similarity of
    normalised words (rapidfuzz) plus small bonuses for keeping the number or staying
    under the counterpart of the old parent, with a one-to-one assignment that
    maximises the total score (the Hungarian method, scipy's linear_sum_assignment),
-   never greedy first matches.
+   never greedy first matches. A rule (not a heading) that keeps its number and its
+   parent is the same rule however much it was rewritten, unless a better counterpart
+   exists elsewhere: the assignment prefers the better total.
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -24,9 +32,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from rules_kb.typography import fold
+from rules_kb.models import glossary_names
+from rules_kb.typography import fold, key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,6 +51,10 @@ LEVELS: tuple[frozenset[str], ...] = (
     frozenset({"rule", "subrule"}),
     frozenset({"glossary"}),
 )
+ALL_KINDS = frozenset().union(*LEVELS)
+GLOSSARY = frozenset({"glossary"})
+NAME_WEIGHT = 0.9
+"""How much a heading's likeness counts against a definition's (names are short)."""
 
 ACCEPT = 0.62
 """Similarity (0..1) at which two texts are the same rule wherever they stand."""
@@ -49,15 +63,21 @@ ACCEPT_IN_PLACE = 0.40
 ACCEPT_SHORT = 0.75
 """Similarity at which two headings or names are the same (unless the number is kept)."""
 SHORT = 30
+TITLE_LENGTH = 60
+"""A text this long or shorter that does not end like a sentence is a title or a name."""
 """Normalised texts shorter than this are headings or names: judged by edit ratio alone."""
+BASELINE = 0.3
+"""Subtracted from the score of every acceptable pair before the assignment."""
+MINIMUM_GAIN = 0.001
+"""What a pair accepted below the baseline (a rule rewritten in place) still scores."""
 SAME_NUMBER_BONUS = 0.12
 SAME_PARENT_BONUS = 0.08
 SAME_LETTERS_BONUS = 0.03
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One rule row or glossary entry, as alignment sees it."""
+class Item(NamedTuple):
+    """One rule row or glossary entry, as alignment sees it (a tuple: editions have
+    thousands and are read often)."""
 
     key: str
     """The rule number, or the glossary term."""
@@ -120,6 +140,7 @@ _RENAME_TO = dict(_RENAMES)
 _NON_WORD = re.compile(r"[^\w#]+")
 
 
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """Text reduced for similarity: lower case, typography folded, rule numbers masked,
     the Magic 2010 renames applied, punctuation dropped, words single-spaced."""
@@ -134,108 +155,232 @@ def normalise(text: str) -> str:
 
 def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Alignment:
     """Pair old items with new ones, one to one. `load_texts` is asked only for the texts
-    of the items left after the identical and moved passes."""
-    pairs: dict[int, int] = {}
-    _identical(old, new, pairs)
-    _unique_texts(old, new, pairs)
-    left_old = [i for i in range(len(old)) if i not in pairs]
+    of the items left after the identical pass."""
+    pairs = _identical(old, new)
     used = set(pairs.values())
-    left_new = [j for j in range(len(new)) if j not in used]
-    if left_old and left_new:
-        ids = [old[i].text_id for i in left_old] + [new[j].text_id for j in left_new]
-        texts = {text_id: normalise(text) for text_id, text in load_texts(ids).items()}
-        _fuzzy(old, new, pairs, texts)
+    left = _Left(
+        [i for i in range(len(old)) if i not in pairs],
+        [j for j in range(len(new)) if j not in used],
+    )
+    if left.old and left.new:
+        raw = load_texts([old[i].text_id for i in left.old] + [new[j].text_id for j in left.new])
+        wording = {text_id: key(text) for text_id, text in raw.items()}
+        _same_key(old, new, pairs, left.update(pairs), wording)
+        _renamed(old, new, pairs, left.update(pairs))
+        _unique_wording(old, new, pairs, left.update(pairs), wording)
+        if left.update(pairs).old and left.new:
+            texts = {text_id: normalise(text) for text_id, text in raw.items()}
+            _unique_wording(old, new, pairs, left.update(pairs), texts, shortest=SHORT)
+            titles = {text_id for text_id, text in raw.items() if is_title(text)}
+            _fuzzy(old, new, pairs, left.update(pairs), texts, titles)
     return _result(len(old), len(new), pairs)
 
 
-def _identical(old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int]) -> None:
+@dataclass(slots=True)
+class _Left:
+    """The old and new indices not paired yet."""
+
+    old: list[int]
+    new: list[int]
+
+    def update(self, pairs: Mapping[int, int]) -> _Left:
+        """Drop what `pairs` has paired since; returns itself."""
+        used = set(pairs.values())
+        self.old = [i for i in self.old if i not in pairs]
+        self.new = [j for j in self.new if j not in used]
+        return self
+
+    def of(self, old: Sequence[Item], new: Sequence[Item], kinds: frozenset[str]) -> _Left:
+        """The leftovers of some kinds only."""
+        return _Left(
+            [i for i in self.old if old[i].kind in kinds],
+            [j for j in self.new if new[j].kind in kinds],
+        )
+
+
+def _identical(old: Sequence[Item], new: Sequence[Item]) -> dict[int, int]:
     """Same key, same text: unchanged (the first occurrence wins for repeated keys)."""
     where: dict[tuple[str, int], int] = {}
     for j, item in enumerate(new):
         where.setdefault((item.key, item.text_id), j)
+    pairs: dict[int, int] = {}
     taken: set[int] = set()
     for i, item in enumerate(old):
         found = where.get((item.key, item.text_id))
         if found is not None and found not in taken:
             pairs[i] = found
             taken.add(found)
+    return pairs
 
 
-def _unique_texts(old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int]) -> None:
-    """A text found once among the leftovers on each side: the same rule, moved."""
-    used = set(pairs.values())
-    old_by_text = [i for i in range(len(old)) if i not in pairs]
-    new_by_text = [j for j in range(len(new)) if j not in used]
-    old_counts = Counter(old[i].text_id for i in old_by_text)
-    new_counts = Counter(new[j].text_id for j in new_by_text)
-    new_of_text = {new[j].text_id: j for j in new_by_text}
-    for i in old_by_text:
-        text_id = old[i].text_id
-        if old_counts[text_id] == 1 and new_counts[text_id] == 1:
-            pairs[i] = new_of_text[text_id]
+def _same_key(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: _Left,
+    wording: Mapping[int, str],
+) -> None:
+    """Same key, same wording once typography is folded (first occurrence first)."""
+    where: dict[tuple[str, str], list[int]] = {}
+    for j in left.new:
+        where.setdefault((new[j].key, wording[new[j].text_id]), []).append(j)
+    for i in left.old:
+        found = where.get((old[i].key, wording[old[i].text_id]))
+        if found:
+            pairs[i] = found.pop(0)
+
+
+def _unique_wording(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: _Left,
+    wording: Mapping[int, str],
+    *,
+    shortest: int = 0,
+) -> None:
+    """A wording found once among the leftovers on each side: the same rule, moved.
+    Wordings shorter than `shortest` are left to the later passes."""
+    old_counts = Counter(wording[old[i].text_id] for i in left.old)
+    new_counts = Counter(wording[new[j].text_id] for j in left.new)
+    new_of = {wording[new[j].text_id]: j for j in left.new}
+    for i in left.old:
+        text = wording[old[i].text_id]
+        if old_counts[text] == 1 and new_counts[text] == 1 and len(text) >= shortest:
+            pairs[i] = new_of[text]
+
+
+def _renamed(old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], left: _Left) -> None:
+    """Glossary entries sharing a name with exactly one leftover on the other side
+    ("Kicker" -> "Kicker, Kicked", "Mana Burn" -> "Mana Burn (Obsolete)", "Comes into
+    Play" -> "Enters the Battlefield"; a term kept but redefined shares its own name)."""
+    group = left.of(old, new, frozenset({"glossary"}))
+    if not group.old or not group.new:
+        return
+    old_names = {i: heading_names(old[i].key) for i in group.old}
+    new_names = {j: heading_names(new[j].key) for j in group.new}
+    for i, names in old_names.items():
+        found = [j for j, others in new_names.items() if names & others]
+        if len(found) == 1:
+            mine = [k for k, others in old_names.items() if new_names[found[0]] & others]
+            if mine == [i]:
+                pairs[i] = found[0]
+                del new_names[found[0]]
+
+
+_QUOTES = re.compile(r"[\"“”‘’']")
+
+
+@lru_cache(maxsize=16384)
+def heading_names(term: str) -> frozenset[str]:
+    """The names a glossary heading goes by, as compared: each of "A, B" and "A/B", its
+    "(Obsolete)"-like note dropped, quotes, case, hyphens and plurals folded, and the
+    Magic 2010 renames applied ("Comes into Play" is "Enters the Battlefield")."""
+    names = set()
+    for name in glossary_names(term.replace("/", ", ")):
+        plain = " ".join(_QUOTES.sub("", name).lower().replace("-", " ").split())
+        plain = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], plain)
+        words = [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                 for w in plain.split()]  # fmt: skip
+        if words:
+            names.add(" ".join(words))
+    return frozenset(names)
+
+
+def _name_similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
+    """How alike the headings of glossary entries are, 0..1: the best of the edit ratio
+    and the token-set ratio (which forgives a word added: "Teams" -> "Teams Variant")."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    def spelled(terms: list[str]) -> list[str]:
+        return [" ".join(sorted(heading_names(term))) for term in terms]
+
+    a, b = spelled(old), spelled(new)
+    ratio = process.cdist(a, b, scorer=fuzz.ratio, dtype=np.float32, workers=-1)
+    tokens = process.cdist(a, b, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=-1)
+    result: NDArray[np.float32] = np.maximum(ratio, tokens) / np.float32(100.0)
+    return result
+
+
+def is_title(text: str) -> bool:
+    """A heading's title or a name ("Trample", "Game Concepts"), not a sentence."""
+    return len(text) <= TITLE_LENGTH and not text.rstrip().endswith((".", ":"))
 
 
 def _fuzzy(
-    old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], texts: Mapping[int, str]
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: _Left,
+    texts: Mapping[int, str],
+    titles: frozenset[int] | set[int],
 ) -> None:
     """Assign the leftovers level by level. A level is assigned twice: the first round's
     pairs tell the second which parents correspond (a subrule's rule is in its level)."""
+    import numpy as np
+
     for level in LEVELS:
-        left_old, left_new = _leftovers(old, new, pairs, level)
+        group = left.update(pairs).of(old, new, level)
+        if not group.old or not group.new:
+            continue
+        similarity = _similarity(
+            [texts[old[i].text_id] for i in group.old], [texts[new[j].text_id] for j in group.new]
+        )
+        if level == GLOSSARY:
+            # A glossary entry is its heading as much as its definition.
+            names = _name_similarity(
+                [old[i].key for i in group.old], [new[j].key for j in group.new]
+            )
+            similarity = np.maximum(similarity, NAME_WEIGHT * names)
+        kept = ~np.array([old[i].text_id in titles for i in group.old])[:, None]
         draft = dict(pairs)
-        _assign(old, new, left_old, left_new, draft, texts)
-        _assign(old, new, left_old, left_new, pairs, texts, parents=draft)
-
-
-def _leftovers(
-    old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], kinds: frozenset[str]
-) -> tuple[list[int], list[int]]:
-    used = set(pairs.values())
-    left_old = [i for i, item in enumerate(old) if i not in pairs and item.kind in kinds]
-    left_new = [j for j, item in enumerate(new) if j not in used and item.kind in kinds]
-    return left_old, left_new
+        _assign(old, new, group, similarity, kept, draft, texts)
+        _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
 
 
 def _assign(
     old: Sequence[Item],
     new: Sequence[Item],
-    left_old: list[int],
-    left_new: list[int],
+    group: _Left,
+    similarity: NDArray[np.float32],
+    sentences: NDArray[np.bool_],
     pairs: dict[int, int],
     texts: Mapping[int, str],
     *,
     parents: Mapping[int, int] | None = None,
 ) -> None:
     """Hungarian assignment of one group of leftovers; pairs below the bar stay apart.
-    `parents` (default: `pairs`) says which old and new parents correspond."""
-    if not left_old or not left_new:
-        return
+    `sentences` (a column) marks old items that are not titles; `parents` (default:
+    `pairs`) says which old and new parents correspond."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
-    similarity = _similarity(
-        [texts[old[i].text_id] for i in left_old], [texts[new[j].text_id] for j in left_new]
-    )
     same_number, same_parent, same_letters = _context(
-        old, new, left_old, left_new, pairs if parents is None else parents
+        old, new, group.old, group.new, pairs if parents is None else parents
     )
-    short = np.array([len(texts[old[i].text_id]) < SHORT for i in left_old])[:, None]
+    short = np.array([len(texts[old[i].text_id]) < SHORT for i in group.old])[:, None]
     acceptable = np.where(
         short,
         (similarity >= ACCEPT_SHORT) | ((similarity >= ACCEPT) & same_number),
         (similarity >= ACCEPT) | ((similarity >= ACCEPT_IN_PLACE) & (same_number | same_parent)),
     )
+    # A rule that keeps its number and its parent is the same rule, however rewritten;
+    # titles are not (a keyword replaced by another at its number keeps nothing).
+    acceptable |= same_number & same_parent & sentences
     score = (
         similarity
         + SAME_NUMBER_BONUS * same_number
         + SAME_PARENT_BONUS * same_parent
         + SAME_LETTERS_BONUS * same_letters
     )
-    score = np.where(acceptable, score, 0.0)
+    # Only what an accepted pair scores above the baseline counts: one good pair must beat
+    # two weak ones, which a plain total would not ("unless a better counterpart exists").
+    score = np.where(acceptable, np.maximum(score - BASELINE, MINIMUM_GAIN), 0.0)
     rows, cols = linear_sum_assignment(score, maximize=True)
     for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
         if acceptable[row, col]:
-            pairs[left_old[row]] = left_new[col]
+            pairs[group.old[row]] = group.new[col]
 
 
 def _similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
@@ -244,12 +389,16 @@ def _similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     The mean of the edit-distance ratio and the Dice coefficient of the word sets: the
     first punishes rewording, the second forgives a rule that was split, merged or had
     a sentence added. Short texts (headings, keyword names) use the ratio alone, where
-    word sets would call "Tap" and "Tap and Untap" much the same.
+    word sets would call "Tap" and "Tap and Untap" much the same. Ratios under
+    `RATIO_CUTOFF` count as 0: no pair that weak is accepted on its wording, and
+    rapidfuzz skips most of the work for them.
     """
     import numpy as np
     from rapidfuzz import fuzz, process
 
-    ratio = process.cdist(old, new, scorer=fuzz.ratio, dtype=np.float32, workers=-1)
+    ratio = process.cdist(
+        old, new, scorer=fuzz.ratio, dtype=np.float32, workers=-1, score_cutoff=RATIO_CUTOFF
+    )
     ratio /= np.float32(100.0)
     short = (np.array([len(text) for text in old])[:, None] < SHORT) | (
         np.array([len(text) for text in new])[None, :] < SHORT
@@ -258,25 +407,33 @@ def _similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     return result
 
 
+#: Ratio (0-100) below which rapidfuzz may report 0.
+RATIO_CUTOFF = 30
+_VOCABULARY: dict[str, int] = {}
+
+
+@lru_cache(maxsize=65536)
+def _word_ids(text: str) -> tuple[int, ...]:
+    """The distinct words of a normalised text as ids, sorted (cached: texts recur)."""
+    return tuple(sorted({_VOCABULARY.setdefault(w, len(_VOCABULARY)) for w in text.split()}))
+
+
 def _dice(old: list[str], new: list[str]) -> NDArray[np.float32]:
     """Dice coefficient of the word sets, for all pairs at once (one sparse product)."""
     import numpy as np
     from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
-    vocabulary: dict[str, int] = {}
-
-    def rows(texts: list[str]) -> Any:
-        indptr, indices = [0], []
+    def rows(texts: list[str]) -> tuple[list[int], list[int]]:
+        indptr: list[int] = [0]
+        indices: list[int] = []
         for text in texts:
-            indices.extend(
-                sorted({vocabulary.setdefault(w, len(vocabulary)) for w in text.split()})
-            )
+            indices.extend(_word_ids(text))
             indptr.append(len(indices))
         return indptr, indices
 
     old_ptr, old_idx = rows(old)
     new_ptr, new_idx = rows(new)
-    shape = len(vocabulary)
+    shape = len(_VOCABULARY)
     a = csr_matrix((np.ones(len(old_idx), np.float32), old_idx, old_ptr), (len(old), shape))
     b = csr_matrix((np.ones(len(new_idx), np.float32), new_idx, new_ptr), (len(new), shape))
     common = (a @ b.T).toarray()
@@ -310,9 +467,14 @@ def _context(
 
     old_number = np.array([code(old[i].key) for i in left_old])
     new_number = np.array([code(new[j].key) for j in left_new])
-    mapped_parent = np.array(
-        [code(parent_map.get(old[i].parent or "", "\0none")) for i in left_old]
-    )
+
+    # Sections (no parent) stand in corresponding places; glossary entries have no place.
+    def mapped(item: Item) -> int:
+        if item.kind == "glossary":
+            return code("\0glossary")
+        return code(None if item.parent is None else parent_map.get(item.parent, "\0none"))
+
+    mapped_parent = np.array([mapped(old[i]) for i in left_old])
     new_parent = np.array([code(new[j].parent) for j in left_new])
     old_letters = np.array([code(letters(old[i].key)) for i in left_old])
     new_letters = np.array([code(letters(new[j].key)) for j in left_new])

@@ -1,8 +1,8 @@
-"""What changed between two editions, and how one rule read in every edition.
+"""What changed between two editions: changes with word diffs, and replaced phrases.
 
-The alignment itself (which old rule became which new one) lives in
-`rules_kb.align`; this module turns alignments into changes with word diffs,
-counts replaced phrases, and chains consecutive alignments into a history.
+Which old rule became which new one comes from the lineage stored at ingest when the
+two editions are neighbours (`rules_kb.lineage`), and from aligning them directly
+otherwise (`rules_kb.align`); this module turns either into changes.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
-from rules_kb.errors import UnknownRule, UnknownTerm
 from rules_kb.models import normalise_number
+from rules_kb.typography import same_wording
 
 if TYPE_CHECKING:
     from rules_kb.query import Reader
 
-ChangeType = Literal["added", "removed", "changed", "moved"]
+ChangeType = Literal["added", "removed", "changed", "moved", "typography"]
 WordOp = tuple[str, str]
 
 DIFF_TIMEOUT = 0.0
@@ -33,7 +33,8 @@ class Change:
     """One rule or glossary entry that differs between two editions."""
 
     type: ChangeType
-    """added, removed, changed (text differs), moved (same text, new number)."""
+    """added, removed, changed (text differs), moved (same wording, new number),
+    typography (same number, texts differ only in quotes, dashes, spacing or markup)."""
     kind: str
     """section, chapter, rule, subrule, or glossary."""
     old_key: str | None
@@ -101,22 +102,30 @@ class EditionDiff:
     """Rule changes in new-edition order (removed rules where they stood)."""
     glossary: tuple[Change, ...]
     """Glossary changes in new-edition order."""
+    stored: bool = False
+    """Whether the pairs came from the stored lineage (the editions are neighbours)."""
 
     def summary(self) -> dict[str, Any]:
         """Counts by type; reference-only changes are counted apart from `changed`."""
         return {**_counts(self.rules), "glossary": _counts(self.glossary)}
 
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `diff --json`."""
+    def as_json(self, *, typography: bool = False) -> dict[str, Any]:
+        """The SPEC shape of `diff --json`; typography-only changes are listed only when
+        asked for (they are always counted)."""
         return {
             "old": self.old,
             "new": self.new,
             "summary": self.summary(),
-            "changes": [change.as_json() for change in (*self.rules, *self.glossary)],
+            "changes": [
+                change.as_json()
+                for change in (*self.rules, *self.glossary)
+                if typography or change.type != "typography"
+            ],
         }
 
     def only(self, number: str) -> EditionDiff:
-        """The changes of one rule and its subrules, on either side."""
+        """The changes of one rule and its subrules: the number as the old edition had it,
+        or as the new one has it when the old edition did not have it."""
         wanted = normalise_number(number)
 
         def mine(key: str | None) -> bool:
@@ -124,55 +133,22 @@ class EditionDiff:
                 key == wanted or (key.startswith(wanted) and key[len(wanted) :].isalpha())
             )
 
-        kept = tuple(c for c in self.rules if mine(c.old_key) or mine(c.new_key))
-        return EditionDiff(self.old, self.new, kept, ())
+        old_side = any(mine(change.old_key) for change in self.rules)
+        kept = tuple(
+            change
+            for change in self.rules
+            if (mine(change.old_key) if old_side else mine(change.new_key))
+        )
+        return EditionDiff(self.old, self.new, kept, (), self.stored)
 
 
 def _counts(changes: Iterable[Change]) -> dict[str, int]:
-    counts = dict.fromkeys(("added", "removed", "changed", "moved", "reference_only"), 0)
+    counts = dict.fromkeys(
+        ("added", "removed", "changed", "moved", "reference_only", "typography"), 0
+    )
     for change in changes:
         counts["reference_only" if change.reference_only else change.type] += 1
     return counts
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Consecutive editions in which a rule had the same number and text."""
-
-    first: str
-    """The first edition of the span."""
-    last: str
-    """The last edition of the span."""
-    key: str
-    """The number (or glossary term) in those editions."""
-    text: str
-    """The text in those editions."""
-
-    def as_json(self, *, glossary: bool) -> dict[str, str]:
-        """The SPEC shape of one version."""
-        name = "term" if glossary else "number"
-        return {"from": self.first, "to": self.last, name: self.key, "text": self.text}
-
-
-@dataclass(frozen=True, slots=True)
-class History:
-    """How one rule (or glossary entry) read across the editions, newest span first."""
-
-    query: str
-    """What was asked for."""
-    kind: Literal["rule", "glossary"]
-    """Whether a rule number or a glossary term was followed."""
-    spans: tuple[Span, ...]
-    """Newest first."""
-
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `history --json`."""
-        glossary = self.kind == "glossary"
-        return {
-            "query": self.query,
-            "kind": self.kind,
-            "versions": [span.as_json(glossary=glossary) for span in self.spans],
-        }
 
 
 # editions, texts and alignments, cached --------------------------------------------
@@ -223,15 +199,29 @@ class Library:
         return {text_id: self._texts[text_id] for text_id in wanted}
 
     def alignment(self, old: str, new: str, *, glossary: bool = False) -> Alignment:
-        """The alignment of two editions' rules (or glossary), computed once."""
+        """The alignment of two editions' rules (or glossary): the stored lineage when they
+        are neighbours, else computed (once per object)."""
         key = (old, new, glossary)
         if key not in self._alignments:
-            self._alignments[key] = align(
+            self._alignments[key] = self.stored(old, new, glossary=glossary) or align(
                 self.items(old, glossary=glossary),
                 self.items(new, glossary=glossary),
                 lambda ids: self.texts(ids),
             )
         return self._alignments[key]
+
+    def stored(self, old: str, new: str, *, glossary: bool = False) -> Alignment | None:
+        """The alignment stored at ingest, when `old` is the edition `new` was aligned with."""
+        from rules_kb.lineage import stored_alignment
+
+        return stored_alignment(
+            self.reader.conn,
+            self.reader.edition_id(old),
+            self.reader.edition_id(new),
+            "glossary" if glossary else "rule",
+            self.items(old, glossary=glossary),
+            self.items(new, glossary=glossary),
+        )
 
 
 # diff ----------------------------------------------------------------------------
@@ -241,7 +231,8 @@ def diff(library: Library, old: str, new: str) -> EditionDiff:
     """Every rule and glossary change from edition `old` to edition `new`."""
     rules = _changes(library, old, new, glossary=False)
     glossary = _changes(library, old, new, glossary=True)
-    return EditionDiff(old, new, rules, glossary)
+    stored = library.stored(old, new) is not None
+    return EditionDiff(old, new, rules, glossary, stored)
 
 
 def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[Change, ...]:
@@ -305,8 +296,29 @@ def _example_changes(old: Sequence[str], new: Sequence[str]) -> tuple[ExampleCha
 def _with_examples(
     change: Change, examples: tuple[ExampleChange, ...], number_map: Mapping[str, str]
 ) -> Change:
-    """A rule whose examples changed is changed, even when its own text is not."""
+    """A rule whose examples changed is changed, even when its own text is not; when the
+    text and the examples differ only in typography, it is a typography change."""
     text_same = change.old_text == change.new_text
+    typographic = all(
+        example.old_text is not None
+        and example.new_text is not None
+        and same_wording(example.old_text, example.new_text)
+        for example in examples
+    )
+    if (typographic and change.type in {"typography", "moved"}) or (
+        typographic and text_same and change.old_key == change.new_key
+    ):
+        kind: ChangeType = "typography" if change.old_key == change.new_key else "moved"
+        return Change(
+            kind,
+            change.kind,
+            change.old_key,
+            change.new_key,
+            change.old_text,
+            change.new_text,
+            change.words,
+            examples=examples,
+        )
     examples_renumbered_only = all(
         example.old_text is not None
         and example.new_text is not None
@@ -341,6 +353,9 @@ def _paired(
     old_text, new_text = texts[old.text_id], texts[new.text_id]
     if old.text_id == new.text_id:
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
+    if old.key == new.key and same_wording(old_text, new_text):
+        words = word_diff(old_text, new_text)
+        return Change("typography", new.kind, old.key, new.key, old_text, new_text, words)
     return Change(
         "changed",
         new.kind,
@@ -460,100 +475,3 @@ def _numeric(pair: tuple[str, str]) -> bool:
 
 def _short(pair: tuple[str, str]) -> bool:
     return all(len(phrase.split()) <= MAX_PHRASE_WORDS for phrase in pair)
-
-
-# history -------------------------------------------------------------------------
-
-
-def history(library: Library, query: str, *, until: str | None = None) -> History:
-    """How a rule number (or glossary term) read in every edition, following renumbering.
-
-    The rule followed is the one bearing the number in the latest edition that has it
-    (on or before `until`); the chain goes back, and forward, through the alignments
-    of consecutive editions.
-    """
-    from rules_kb.models import is_number
-
-    dates = [day for day in library.dates() if until is None or day <= until]
-    if is_number(query):
-        number = normalise_number(query)
-        start = _latest_with(library, dates, number, glossary=False)
-        if start is None:
-            raise UnknownRule(f"no rule {number} in any edition up to {dates[-1]}")
-        return _follow(library, query, start, number, glossary=False)
-    term, start = _find_term(library, dates, query)
-    return _follow(library, query, start, term, glossary=True)
-
-
-def _latest_with(library: Library, dates: list[str], key: str, *, glossary: bool) -> int | None:
-    for index in range(len(dates) - 1, -1, -1):
-        if any(item.key == key for item in library.items(dates[index], glossary=glossary)):
-            return library.dates().index(dates[index])
-    return None
-
-
-def _find_term(library: Library, dates: list[str], query: str) -> tuple[str, int]:
-    from rules_kb.query import find_term
-
-    for index in range(len(dates) - 1, -1, -1):
-        terms = [item.key for item in library.items(dates[index], glossary=True)]
-        found = find_term(query, terms)
-        if found is not None:
-            return terms[found], library.dates().index(dates[index])
-    raise UnknownTerm(f"no glossary entry for {query!r} in any edition")
-
-
-def _follow(library: Library, query: str, start: int, key: str, *, glossary: bool) -> History:
-    dates = library.dates()
-    chain: dict[int, Item] = {start: _item(library, dates[start], key, glossary)}
-    for step in (-1, 1):
-        index, item = start, chain[start]
-        while 0 <= index + step < len(dates):
-            found = _counterpart(library, dates[index], dates[index + step], item, glossary)
-            if found is None:
-                break
-            index, item = index + step, found
-            chain[index] = item
-    texts = library.texts(item.text_id for item in chain.values())
-    spans: list[Span] = []
-    for index in sorted(chain, reverse=True):
-        item = chain[index]
-        last = spans[-1] if spans else None
-        if last and last.key == item.key and last.text == texts[item.text_id]:
-            spans[-1] = Span(dates[index], last.last, last.key, last.text)
-        else:
-            spans.append(Span(dates[index], dates[index], item.key, texts[item.text_id]))
-    return History(query, "glossary" if glossary else "rule", tuple(spans))
-
-
-def _item(library: Library, edition: str, key: str, glossary: bool) -> Item:
-    return next(item for item in library.items(edition, glossary=glossary) if item.key == key)
-
-
-def _counterpart(
-    library: Library, here: str, there: str, item: Item, glossary: bool
-) -> Item | None:
-    """The item of edition `there` aligned with `item` of edition `here` (either order)."""
-    others = library.items(there, glossary=glossary)
-    mine = library.items(here, glossary=glossary)
-    # The alignment's first two passes, decided locally: the same key and text, or a
-    # text left once on each side once identical pairs are taken.
-    same_text = [other for other in others if other.text_id == item.text_id]
-    for other in same_text:
-        if other.key == item.key:
-            return other
-    kept = {other.key for other in same_text}
-    mine_same = [own for own in mine if own.text_id == item.text_id]
-    left_there = [other for other in same_text if other.key not in {o.key for o in mine_same}]
-    left_here = [own for own in mine_same if own.key not in kept]
-    if len(left_there) == 1 and len(left_here) == 1:
-        return left_there[0]
-    old, new = (there, here) if there < here else (here, there)
-    alignment = library.alignment(old, new, glossary=glossary)
-    position = mine.index(item)
-    if there < here:
-        backward = {j: i for i, j in alignment.pairs}
-        found = backward.get(position)
-    else:
-        found = dict(alignment.pairs).get(position)
-    return None if found is None else others[found]

@@ -138,6 +138,10 @@ class Results:
     match: Match = "all"
     """all: hits have every word; any: none had, so these have some of them."""
 
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC's JSON document."""
+        return self.as_dict()
+
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON document."""
         edition = self.filters.edition

@@ -10,28 +10,32 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
+from rules_kb import lineage, schema
 from rules_kb.errors import EditionExists
 from rules_kb.models import Edition
-from rules_kb.typography import plain
+from rules_kb.progress import Progress, silent
+from rules_kb.records import IngestResult as IngestResult
+from rules_kb.records import IngestStatus
+from rules_kb.typography import same_wording
 
 if TYPE_CHECKING:
     from rules_kb.refs import Source
 
-Migration = Callable[[Database], None]
+Migration = Callable[[Database, Progress], None]
 MIGRATIONS: list[Migration] = []
 migration = MIGRATIONS.append
 
 
 @migration
-def m001_initial(db: Database) -> None:
+def m001_initial(db: Database, _progress: Progress) -> None:
     """Editions, deduplicated texts, rules, examples, glossary, leftovers."""
     # Texts are found by a 64-bit digest: an index on the text itself would double its size.
     db.table("texts").create({"id": int, "digest": int, "text": str}, pk="id", not_null={"text"})
@@ -85,7 +89,7 @@ def m001_initial(db: Database) -> None:
 
 
 @migration
-def m002_stamp(db: Database) -> None:
+def m002_stamp(db: Database, _progress: Progress) -> None:
     """A content stamp that every ingest or replace changes: derived data (the search
     index) records the stamp it was built from and is stale when they differ."""
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
@@ -93,7 +97,7 @@ def m002_stamp(db: Database) -> None:
 
 
 @migration
-def m003_references(db: Database) -> None:
+def m003_references(db: Database, _progress: Progress) -> None:
     """The reference graph: one row per (citing text, reference, target) of every edition.
 
     Editions stored before this migration get their references here, from their rows.
@@ -113,47 +117,178 @@ def m003_references(db: Database) -> None:
         _insert_references(db, edition_id, _stored_sources(db, edition_id))
 
 
-# Further migrations go here, numbered in order (m004_...).
+@migration
+def m004_lineage(db: Database, progress: Progress) -> None:
+    """Lineage: every edition aligned with the one before it, the pairs stored
+    (`rules_kb.lineage`). Editions stored before this migration are aligned here."""
+    for statement in lineage.SCHEMA:
+        db.execute(statement)
+    (count,) = db.execute("SELECT count(*) FROM editions").fetchone()
+    advance = progress("aligning editions", count)
+    lineage.link_all(db.conn, lambda: advance(1, ""))
+
+
+#: Every table with its foreign keys declared (SQLite does not enforce them here; they
+#: tell readers such as Datasette how the tables join), and the indexes to remake.
+_DECLARED = {
+    "editions": (
+        "CREATE TABLE editions_new (id INTEGER PRIMARY KEY, date TEXT NOT NULL, title TEXT,"
+        " source TEXT, sha256 TEXT NOT NULL, content_sha256 TEXT NOT NULL, encoding TEXT,"
+        " warnings TEXT, rules INTEGER, examples INTEGER, glossary INTEGER,"
+        " body_lines INTEGER, unparsed INTEGER, intro_id INTEGER REFERENCES texts(id),"
+        " credits_id INTEGER REFERENCES texts(id), index_id INTEGER REFERENCES texts(id),"
+        " ingested_at TEXT)",
+        ("CREATE UNIQUE INDEX idx_editions_date ON editions (date)",),
+    ),
+    "rules": (
+        "CREATE TABLE rules_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " seq INTEGER NOT NULL, number TEXT NOT NULL, kind TEXT NOT NULL, parent TEXT,"
+        " text_id INTEGER NOT NULL REFERENCES texts(id), PRIMARY KEY (edition_id, seq))"
+        " WITHOUT ROWID",
+        ("CREATE INDEX rules_number ON rules (edition_id, number)",),
+    ),
+    "examples": (
+        "CREATE TABLE examples_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " rule_seq INTEGER NOT NULL, seq INTEGER NOT NULL,"
+        " text_id INTEGER NOT NULL REFERENCES texts(id),"
+        " PRIMARY KEY (edition_id, rule_seq, seq),"
+        " FOREIGN KEY (edition_id, rule_seq) REFERENCES rules(edition_id, seq)) WITHOUT ROWID",
+        (),
+    ),
+    "glossary": (
+        "CREATE TABLE glossary_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " seq INTEGER NOT NULL, term TEXT NOT NULL,"
+        " text_id INTEGER NOT NULL REFERENCES texts(id), PRIMARY KEY (edition_id, seq))"
+        " WITHOUT ROWID",
+        (),
+    ),
+    "unparsed": (
+        "CREATE TABLE unparsed_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " line INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (edition_id, line))"
+        " WITHOUT ROWID",
+        (),
+    ),
+    "refs": (
+        "CREATE TABLE refs_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " seq INTEGER NOT NULL, source_kind TEXT NOT NULL, source_key TEXT NOT NULL,"
+        " text_id INTEGER NOT NULL REFERENCES texts(id), start INTEGER NOT NULL,"
+        " end INTEGER NOT NULL, target_kind TEXT NOT NULL, target TEXT NOT NULL,"
+        " resolved INTEGER NOT NULL, PRIMARY KEY (edition_id, seq)) WITHOUT ROWID",
+        (),
+    ),
+    "alignments": (
+        "CREATE TABLE alignments_new (edition_id INTEGER PRIMARY KEY REFERENCES editions(id),"
+        " previous_id INTEGER REFERENCES editions(id))",
+        (),
+    ),
+    "lineage": (
+        "CREATE TABLE lineage_new (edition_id INTEGER NOT NULL REFERENCES editions(id),"
+        " kind TEXT NOT NULL, seq INTEGER, old_seq INTEGER, status TEXT NOT NULL)",
+        (
+            "CREATE INDEX lineage_by_new ON lineage (edition_id, kind, seq)",
+            "CREATE INDEX lineage_by_old ON lineage (edition_id, kind, old_seq)",
+        ),
+    ),
+}
+
+VIEWS = {
+    "rule_texts": "SELECT e.date AS edition, r.number, r.kind, r.parent, r.seq, t.text"
+    " FROM rules r JOIN editions e ON e.id = r.edition_id JOIN texts t ON t.id = r.text_id",
+    "example_texts": "SELECT e.date AS edition, r.number, x.seq, t.text FROM examples x"
+    " JOIN rules r ON r.edition_id = x.edition_id AND r.seq = x.rule_seq"
+    " JOIN editions e ON e.id = x.edition_id JOIN texts t ON t.id = x.text_id",
+    "glossary_texts": "SELECT e.date AS edition, g.term, g.seq, t.text FROM glossary g"
+    " JOIN editions e ON e.id = g.edition_id JOIN texts t ON t.id = g.text_id",
+    "reference_edges": "SELECT e.date AS edition, r.source_key AS source, r.source_kind,"
+    " r.target, r.target_kind, substr(t.text, r.start + 1, r.end - r.start) AS raw,"
+    " r.resolved FROM refs r JOIN editions e ON e.id = r.edition_id"
+    " JOIN texts t ON t.id = r.text_id",
+    "lineage_changes": "SELECT e.date AS edition, p.date AS previous, l.kind, l.status,"
+    " CASE l.kind WHEN 'rule' THEN (SELECT number FROM rules WHERE edition_id = l.edition_id"
+    " AND seq = l.seq) ELSE (SELECT term FROM glossary WHERE edition_id = l.edition_id"
+    " AND seq = l.seq) END AS key,"
+    " CASE l.kind WHEN 'rule' THEN (SELECT number FROM rules WHERE edition_id = a.previous_id"
+    " AND seq = l.old_seq) ELSE (SELECT term FROM glossary WHERE edition_id = a.previous_id"
+    " AND seq = l.old_seq) END AS old_key"
+    " FROM lineage l JOIN editions e ON e.id = l.edition_id"
+    " JOIN alignments a ON a.edition_id = l.edition_id"
+    " LEFT JOIN editions p ON p.id = a.previous_id",
+}
+
+
+@migration
+def m005_declared(db: Database, _progress: Progress) -> None:
+    """Foreign keys declared on every table (rebuilt, rows kept) and views that read like
+    the rules: `rule_texts`, `example_texts`, `glossary_texts`, `reference_edges`,
+    `lineage_changes` (the stored pairs, by number and term)."""
+    for table, (create, indexes) in _DECLARED.items():
+        for (index,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
+            " AND sql IS NOT NULL",
+            [table],
+        ).fetchall():
+            db.execute(f"DROP INDEX {index}")
+        db.execute(create)
+        db.execute(f"INSERT INTO {table}_new SELECT * FROM {table}")
+        db.execute(f"DROP TABLE {table}")
+        db.execute(f"ALTER TABLE {table}_new RENAME TO {table}")
+        for statement in indexes:
+            db.execute(statement)
+    for name, select in VIEWS.items():
+        db.execute(f"CREATE VIEW {name} AS {select}")
+
+
+# Further migrations go here, numbered in order (m006_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
+assert SCHEMA_VERSION == schema.VERSION, "rules_kb.schema.VERSION is the number of migrations"
 
 
-def open_db(path: Path) -> Database:
+#: How long a writer waits for another writer's transaction to end (milliseconds).
+WRITE_WAIT_MS = 300_000
+
+
+def open_db(path: Path, progress: Progress = silent) -> Database:
     """Open (creating if needed) the database and bring its schema up to date."""
     path.parent.mkdir(parents=True, exist_ok=True)
     db = Database(path)
-    db.execute("PRAGMA journal_mode=WAL")
-    migrate(db)
+    db.execute(f"PRAGMA busy_timeout = {WRITE_WAIT_MS}")
+    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        with writing(db):
+            pass  # take the writer lock, so that two new databases do not race
+        db.execute("PRAGMA journal_mode=WAL")
+    migrate(db, progress)
     return db
 
 
-def migrate(db: Database) -> None:
-    """Apply the migrations this database has not seen, each in its own transaction."""
-    done = db.execute("PRAGMA user_version").fetchone()[0]
-    for number, step in enumerate(MIGRATIONS[done:], start=done + 1):
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction that holds the writer lock from its start (BEGIN IMMEDIATE):
+    a second writer waits for it instead of failing half-way, then sees its work. Inside a
+    transaction the caller holds, it is a savepoint of that transaction."""
+    if db.conn.in_transaction:
         with db.atomic():
-            step(db)
-            db.execute(f"PRAGMA user_version = {number}")
+            yield db
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
 
 
-@dataclass(frozen=True, slots=True)
-class IngestResult:
-    """What one ingest did."""
-
-    date: str
-    """The edition's effective date."""
-    status: Literal["added", "replaced", "unchanged"]
-    """Added anew, replaced an edition of the same date, or already present."""
-    rules: int
-    """Rule and subrule rows of the edition."""
-    examples: int
-    """Examples of the edition."""
-    glossary: int
-    """Glossary entries of the edition."""
-    unparsed: int
-    """Body lines no record took."""
-    warnings: tuple[str, ...]
-    """Warnings stored with the edition."""
+def migrate(db: Database, progress: Progress = silent) -> None:
+    """Apply the migrations this database has not seen, each in its own transaction,
+    reading the schema version under the writer lock (two processes never both migrate)."""
+    while True:
+        with writing(db):
+            done = db.execute("PRAGMA user_version").fetchone()[0]
+            if done >= len(MIGRATIONS):
+                return
+            MIGRATIONS[done](db, progress)
+            db.execute(f"PRAGMA user_version = {done + 1}")
 
 
 def content_hash(edition: Edition) -> str:
@@ -184,27 +319,43 @@ def ingest(
     """
     all_warnings = (*warnings, *edition.warnings)
     digest = content_hash(edition)
-    existing = db.execute(
-        "SELECT id, content_sha256 FROM editions WHERE date = ?", [edition.date]
-    ).fetchone()
-    status: Literal["added", "replaced", "unchanged"] = "added"
-    if existing is not None:
-        if existing[1] == digest:
-            return _result(edition, "unchanged", all_warnings)
-        if not replace:
-            raise EditionExists(
-                f"edition {edition.date} is already stored with different text"
-                f" ({describe_difference(db, existing[0], edition)}); use --replace to overwrite it"
-            )
-        status = "replaced"
-    with db.atomic():
+    with writing(db):  # the check and the write under one lock: racing ingests queue
+        existing = db.execute(
+            "SELECT id, content_sha256 FROM editions WHERE date = ?", [edition.date]
+        ).fetchone()
+        status: IngestStatus = "added"
         if existing is not None:
+            if existing[1] == digest:
+                return _result(edition, "unchanged", all_warnings)
+            if not replace:
+                raise EditionExists(
+                    f"edition {edition.date} is already stored with different text"
+                    f" ({describe_difference(db, existing[0], edition)});"
+                    " use --replace to overwrite it"
+                )
+            status = "replaced"
             _delete_edition(db, existing[0])
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
         _insert_records(db, edition_id, edition)
         _insert_references(db, edition_id, _edition_sources(db, edition))
+        lineage.link(db.conn, edition_id)
         _bump_stamp(db)
     return _result(edition, status, all_warnings)
+
+
+def stored_copy(db: Database, sha256: str) -> IngestResult | None:
+    """What an ingest of a file with this digest would find: the edition stored from the
+    same bytes, if any (a re-ingest of unchanged files then skips decoding them)."""
+    row = db.execute(
+        "SELECT date, rules, examples, glossary, unparsed, warnings FROM editions WHERE sha256 = ?",
+        [sha256],
+    ).fetchone()
+    if row is None:
+        return None
+    day, rules, examples, glossary, unparsed, warnings = row
+    return IngestResult(
+        day, "unchanged", rules, examples, glossary, unparsed, tuple(json.loads(warnings or "[]"))
+    )
 
 
 def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
@@ -220,7 +371,7 @@ def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
     changed = [number for number, text in new.items() if stored.get(number, text) != text]
     added = len(new.keys() - stored.keys())
     missing = len(stored.keys() - new.keys())
-    typographic = [number for number in changed if plain(stored[number]) == plain(new[number])]
+    typographic = [number for number in changed if same_wording(stored[number], new[number])]
     parts = []
     if changed:
         detail = (
@@ -243,9 +394,7 @@ def _bump_stamp(db: Database) -> None:
     db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stamp'")
 
 
-def _result(
-    edition: Edition, status: Literal["added", "replaced", "unchanged"], warnings: tuple[str, ...]
-) -> IngestResult:
+def _result(edition: Edition, status: IngestStatus, warnings: tuple[str, ...]) -> IngestResult:
     return IngestResult(
         date=edition.date,
         status=status,
@@ -262,6 +411,7 @@ def _rule_count(edition: Edition) -> int:
 
 
 def _delete_edition(db: Database, edition_id: int) -> None:
+    lineage.unlink(db.conn, edition_id)
     for table in ("rules", "examples", "glossary", "unparsed", "refs"):
         db.execute(f"DELETE FROM {table} WHERE edition_id = ?", [edition_id])
     db.execute("DELETE FROM editions WHERE id = ?", [edition_id])

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
     from typer.testing import Result
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
@@ -85,3 +86,18 @@ def dump_database(path: Path) -> list[str]:
         return list(conn.iterdump())
     finally:
         conn.close()
+
+
+def downgrade(db: Database, version: int) -> None:
+    """Make a database look as an older rules-kb left it: drop what the migrations after
+    `version` created (their tables and views) and set the schema version back."""
+    later = {
+        2: ("refs", "alignments", "lineage"),
+        3: ("alignments", "lineage"),
+        4: (),
+    }[version]
+    for (view,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
+        db.execute(f"DROP VIEW {view}")
+    for table in later:
+        db.execute(f"DROP TABLE {table}")
+    db.execute(f"PRAGMA user_version = {version}")

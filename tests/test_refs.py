@@ -12,7 +12,7 @@ import pytest
 from rules_kb import pipeline, refs, store
 from rules_kb.models import Edition
 from rules_kb.query import Reader
-from tests.conftest import edition_files, run_cli
+from tests.conftest import downgrade, edition_files, run_cli
 
 MODERN_FROM = "2009-07-11"
 SAMPLE = "2022-11-18"
@@ -208,9 +208,9 @@ def test_every_modern_edition_resolves_99_percent(kb: Reader, modern_db: Path) -
     rates = {}
     for day in dates:
         report = kb.check(day)
-        assert report["references"] > 900, day
-        rates[day] = report["resolved"] / report["references"]
-        assert len(report["dangling"]) == report["references"] - report["resolved"]
+        assert report.references > 900, day
+        rates[day] = report.resolved / report.references
+        assert len(report.dangling) == report.references - report.resolved
     assert min(rates.values()) >= 0.99, sorted(rates.items(), key=lambda item: item[1])[:3]
 
 
@@ -279,8 +279,7 @@ def test_migration_fills_references_of_stored_editions(
     db = store.open_db(path)
     pipeline.ingest_bytes(db, (shared_editions / f"{SAMPLE}.txt").read_bytes(), source="x")
     before = db.execute("SELECT * FROM refs ORDER BY edition_id, seq").fetchall()
-    db.execute("DROP TABLE refs")
-    db.execute("PRAGMA user_version = 2")
+    downgrade(db, 2)
     db.close()
     db = store.open_db(path)
     assert db.execute("SELECT * FROM refs ORDER BY edition_id, seq").fetchall() == before
@@ -295,12 +294,12 @@ def test_refs_json_is_consistent_with_the_whole_graph(kb: Reader) -> None:
     cites = {number: kb.refs(number, SAMPLE) for number in numbers}
     cited_by: dict[str, set[str]] = defaultdict(set)
     for number, result in cites.items():
-        for entry in result["cites"]:
-            if entry["kind"] == "rule":
-                cited_by[entry["number"]].add(number)
+        for entry in result.cites:
+            if entry.kind == "rule":
+                cited_by[entry.key].add(number)
     assert sum(len(citing) for citing in cited_by.values()) > 1000
     for number, result in cites.items():
-        rules = {entry["number"] for entry in result["cited_by"] if entry["kind"] == "rule"}
+        rules = {entry.key for entry in result.cited_by if entry.kind == "rule"}
         assert rules == cited_by[number], number
 
 
@@ -308,7 +307,7 @@ def test_rule_cites_match_refs(kb: Reader) -> None:
     numbers = [row[0] for row in kb.edition_rules(SAMPLE)]
     for number in numbers[::7]:
         node = kb.rule(number, SAMPLE)
-        assert node["cites"] == [e["number"] for e in kb.refs(number, SAMPLE)["cites"]], number
+        assert list(node.cites) == [e.key for e in kb.refs(number, SAMPLE).cites], number
 
 
 def test_refs_cli_json_shape_and_glossary(modern_db: Path) -> None:

@@ -65,9 +65,11 @@ def edition_in_force(conn: sqlite3.Connection, day: str) -> str:
     return str(row[0])
 
 
-def small_db(tmp_path: Path, *days: str) -> Path:
+def small_db(tmp_path: Path, *days: str, index: bool = False) -> Path:
+    """A database of some editions; its index is left to the first search unless asked."""
     path = tmp_path / "small.db"
-    ok("ingest", *(SHARED / f"{day}.txt" for day in days), "--db", path, "--json")
+    extra = [] if index else ["--no-index"]
+    ok("ingest", *(SHARED / f"{day}.txt" for day in days), "--db", path, "--json", *extra)
     return path
 
 
@@ -104,7 +106,7 @@ def test_an_ingest_updates_the_index_incrementally(
         built = core.ensure_index(conn, folder)
         assert built.action == "built"
         assert core.ensure_index(conn, folder).action == "fresh"
-    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json")
+    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json", "--no-index")
     with sqlite3.connect(db) as conn:
         assert not core.is_fresh(conn, folder)
         updated = core.ensure_index(conn, folder)
@@ -117,10 +119,21 @@ def test_an_ingest_updates_the_index_incrementally(
     assert found["edition"] == LATEST and found["hits"]
 
 
+def test_an_ingest_leaves_the_index_fresh(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17", index=True)
+    folder = core.index_dir(db)
+    with sqlite3.connect(db) as conn:
+        assert core.is_fresh(conn, folder)
+    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json")
+    with sqlite3.connect(db) as conn:
+        assert core.is_fresh(conn, folder)
+        assert core.ensure_index(conn, folder).action == "fresh"
+
+
 def test_a_search_never_answers_from_a_stale_index(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2008-10-01")
     assert search_json(db, '"mana burn"', "--kind", "rule")["total"] > 0
-    ok("ingest", SHARED / f"{MANA_BURN_REMOVED}.txt", "--db", db, "--json")
+    ok("ingest", SHARED / f"{MANA_BURN_REMOVED}.txt", "--db", db, "--json", "--no-index")
     after = search_json(db, '"mana burn"', "--kind", "rule")
     assert after["edition"] == MANA_BURN_REMOVED and after["total"] == 0
 

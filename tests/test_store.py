@@ -13,6 +13,7 @@ from sqlite_utils import Database
 from rules_kb import parse, store
 from rules_kb.errors import EditionExists
 from rules_kb.models import Edition, GlossaryEntry, Rule
+from rules_kb.progress import Progress
 from rules_kb.query import Reader
 from tests.conftest import dump_database
 
@@ -83,7 +84,47 @@ EXPECTED_COLUMNS = {
         ("target", "TEXT", 1, 0),
         ("resolved", "INTEGER", 1, 0),
     ],
+    "alignments": [
+        ("edition_id", "INTEGER", 0, 1),
+        ("previous_id", "INTEGER", 0, 0),
+    ],
+    "lineage": [
+        ("edition_id", "INTEGER", 1, 0),
+        ("kind", "TEXT", 1, 0),
+        ("seq", "INTEGER", 0, 0),
+        ("old_seq", "INTEGER", 0, 0),
+        ("status", "TEXT", 1, 0),
+    ],
 }
+
+# Every declared foreign key: (table, column) -> (table, column) it points at.
+EXPECTED_FOREIGN_KEYS = {
+    ("editions", "intro_id"): ("texts", "id"),
+    ("editions", "credits_id"): ("texts", "id"),
+    ("editions", "index_id"): ("texts", "id"),
+    ("rules", "edition_id"): ("editions", "id"),
+    ("rules", "text_id"): ("texts", "id"),
+    ("examples", "edition_id"): ("editions", "id"),
+    ("examples", "text_id"): ("texts", "id"),
+    ("examples", "rule_seq"): ("rules", "seq"),
+    ("glossary", "edition_id"): ("editions", "id"),
+    ("glossary", "text_id"): ("texts", "id"),
+    ("unparsed", "edition_id"): ("editions", "id"),
+    ("refs", "edition_id"): ("editions", "id"),
+    ("refs", "text_id"): ("texts", "id"),
+    ("alignments", "edition_id"): ("editions", "id"),
+    ("alignments", "previous_id"): ("editions", "id"),
+    ("lineage", "edition_id"): ("editions", "id"),
+}
+EXPECTED_VIEWS = {
+    "rule_texts": ["edition", "number", "kind", "parent", "seq", "text"],
+    "example_texts": ["edition", "number", "seq", "text"],
+    "glossary_texts": ["edition", "term", "seq", "text"],
+    "reference_edges": [
+        "edition", "source", "source_kind", "target", "target_kind", "raw", "resolved"
+    ],
+    "lineage_changes": ["edition", "previous", "kind", "status", "key", "old_key"],
+}  # fmt: skip
 
 # An invented rulebook in the shape of a CR edition (not CR text).
 INVENTED = """Pebbles Tournament Rules
@@ -237,6 +278,38 @@ def test_final_schema_is_pinned(db: Database) -> None:
         assert list(db[table].columns_dict) == [column[0] for column in expected]
 
 
+def test_foreign_keys_and_views_are_declared(db: Database) -> None:
+    declared = {
+        (table, row[3]): (row[2], row[4])
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        for row in db.execute(f"PRAGMA foreign_key_list({table})")
+    }
+    assert declared == EXPECTED_FOREIGN_KEYS
+    views = {
+        name: [row[1] for row in db.execute(f"PRAGMA table_info({name})")]
+        for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'")
+    }
+    assert views == EXPECTED_VIEWS
+
+
+def test_views_read_like_the_rules(db: Database, db_path: Path) -> None:
+    do_ingest(db, make_edition())
+    conn = sqlite3.connect(db_path)
+    try:
+        text = conn.execute(
+            "SELECT text FROM rule_texts WHERE edition = '2031-03-03' AND number = '100.1a'"
+        ).fetchone()[0]
+        assert text == "Each player starts with seven pebbles."
+        assert conn.execute(
+            "SELECT number, text FROM example_texts WHERE edition = '2031-03-03'"
+        ).fetchall() == [("100.1a", "Ana and Ben each start with seven pebbles.")]
+        assert conn.execute(
+            "SELECT term FROM glossary_texts WHERE edition = '2031-03-03' ORDER BY seq"
+        ).fetchall() == [("Pebble",), ("Turn",)]
+    finally:
+        conn.close()
+
+
 def test_unique_indexes(db: Database) -> None:
     unique = {
         (table, tuple(column[2] for column in db.execute(f"PRAGMA index_info({row[1]})")))
@@ -268,9 +341,9 @@ def test_open_creates_parent_folders(tmp_path: Path) -> None:
 
 
 def counting(calls: list[str], step: store.Migration) -> store.Migration:
-    def wrapped(db: Database) -> None:
+    def wrapped(db: Database, progress: Progress) -> None:
         calls.append(step.__name__)
-        step(db)
+        step(db, progress)
 
     wrapped.__name__ = step.__name__
     return wrapped
@@ -297,7 +370,7 @@ def test_a_new_migration_runs_once_on_an_old_database(
     store.open_db(db_path).close()
     calls: list[str] = []
 
-    def m999_extra(db: Database) -> None:
+    def m999_extra(db: Database, _progress: Progress) -> None:
         db.execute("CREATE TABLE extra (x INTEGER)")
 
     monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, counting(calls, m999_extra)])
@@ -363,10 +436,10 @@ def test_ingest_parsed_invented_edition(db: Database, db_path: Path) -> None:
     reader = Reader(db_path)
     try:
         node = reader.rule("100.1", "2031-03-03")
-        assert [child["number"] for child in node["children"]] == ["100.1a"]
-        assert node["children"][0]["examples"] == ["Ana and Ben each start with seven pebbles."]
-        assert node["next"] == "100.2"
-        assert reader.define("pebble", "2031-03-03")["term"] == "Pebble"
+        assert [child.number for child in node.children] == ["100.1a"]
+        assert node.children[0].examples == ("Ana and Ben each start with seven pebbles.",)
+        assert node.next == "100.2"
+        assert reader.define("pebble", "2031-03-03").term == "Pebble"
     finally:
         reader.close()
 
@@ -509,18 +582,18 @@ def test_reader_works_while_a_writer_holds_a_transaction(db: Database, db_path: 
         assert db.conn.in_transaction
         late = Reader(db_path)  # opened while the write is pending
         for reader in (early, late):
-            assert [row["edition"] for row in reader.editions()] == ["2031-03-03"]
+            assert [row.edition for row in reader.editions()] == ["2031-03-03"]
             assert reader.resolve_edition("latest") == "2031-03-03"
             node = reader.rule("100.2", reader.resolve_edition("2031-12-31"))
-            assert node["text"] == "The most pebbles wins."
-            assert reader.define("turn", "2031-03-03")["term"] == "Turn"
+            assert node.text == "The most pebbles wins."
+            assert reader.define("turn", "2031-03-03").term == "Turn"
         late.close()
     finally:
         db.conn.commit()
     fresh = Reader(db_path)
     try:
         assert fresh.resolve_edition("latest") == "2031-06-01"
-        assert fresh.rule("100.2", "2031-06-01")["text"] == "The fewest pebbles wins."
+        assert fresh.rule("100.2", "2031-06-01").text == "The fewest pebbles wins."
     finally:
         fresh.close()
         early.close()
@@ -537,7 +610,7 @@ def test_reader_during_an_ingest_sees_only_committed_editions(
         original(database, edition_id, edition)
         reader = Reader(db_path)
         try:
-            seen.append([row["edition"] for row in reader.editions()])
+            seen.append([row.edition for row in reader.editions()])
         finally:
             reader.close()
 

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules_kb.app import DbOption, EditionOption, JsonOption, command, database_path, reader
+from rules_kb.cli.app import (
+    DbOption,
+    EditionOption,
+    Format,
+    FormatOption,
+    JsonOption,
+    SplitOption,
+    chosen_format,
+    command,
+    knowledge_base,
+    screen,
+)
 
 if TYPE_CHECKING:
-    from rules_kb.query import Reader
-    from rules_kb.search import Kind
+    from rules_kb.search import Results
 
 
 class KindChoice(StrEnum):
@@ -59,43 +68,42 @@ def search(
     kind: Annotated[
         KindChoice | None, typer.Option("--kind", help="Only rules, examples or glossary entries.")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="How many hits to show.")] = 10,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, max=500, help="How many hits to show.")
+    ] = 10,
+    form: FormatOption = None,
+    split: SplitOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Search the rules, examples and glossary, ranked, with highlighted matches."""
-    kb = reader(db)
-    search_and_render(
-        kb,
-        db,
+    chosen = chosen_format(form, json_out)
+    found = knowledge_base(db, quiet=chosen is not Format.text).search(
         query,
-        edition=None if all_editions else kb.resolve_edition(edition),
+        edition,
+        limit=limit,
+        all_editions=all_editions,
         kind=kind.value if kind else None,
         section=section,
         chapter=chapter,
-        limit=limit,
-        json_out=json_out,
     )
+    show_results(found, chosen, split=split)
 
 
-def search_and_render(
-    kb: Reader,
-    db: Path | None,
-    query: str,
-    *,
-    edition: str | None,
-    kind: Kind | None = None,
-    section: str | None = None,
-    chapter: str | None = None,
-    limit: int = 10,
-    json_out: bool = False,
-) -> None:
-    """Search with an up-to-date index beside the database and print the hits (also for `show`)."""
-    from rules_kb import search as core
-    from rules_kb.render import search as render
+def show_results(found: Results, form: Format, *, split: bool) -> None:
+    """Search results in the chosen format."""
+    if form is Format.json:
+        from rules_kb.cli.output import json_out as print_json
 
-    filters = core.Filters(edition=edition, kind=kind, section=section, chapter=chapter)
-    folder = core.index_dir(database_path(db))
-    with render.indexing(quiet=json_out) as progress:
-        results = core.answer(kb.conn, folder, query, filters, limit=limit, progress=progress)
-    render.results(results, as_json=json_out)
+        print_json(found.as_dict())
+    elif form is Format.markdown:
+        from rules_kb import markdown
+        from rules_kb.cli.commands.lookup import print_markdown
+
+        print_markdown(markdown.search_blocks(found), found.filters.edition, split=split)
+    else:
+        from rules_kb.cli.render import search as render
+
+        out = screen()
+        render.results(out, found)
+        out.flush()

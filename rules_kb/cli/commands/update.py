@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.app import DbOption, JsonOption, command, database_path
+from rules_kb.cli.app import DbOption, JsonOption, command, knowledge_base, screen
 
 UrlOption = Annotated[
     str | None,
@@ -71,22 +71,31 @@ def update(
     json_out: JsonOption = False,
 ) -> None:
     """Download the current Comprehensive Rules from the official rules page and ingest them."""
-    from rules_kb import fetch, pipeline, store
-    from rules_kb.render import update as render
+    from rules_kb import fetch
+    from rules_kb.cli.render import ingest as render
+    from rules_kb.cli.render.update import download_progress
 
     policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff)
-    with render.download_progress(quiet=json_out) as progress:
-        if url:
-            got = fetch.download(url, policy=policy, progress=progress)
-        else:
-            got = fetch.latest(page or fetch.DEFAULT_PAGE, policy=policy, progress=progress)
-    # refuses HTML, non-editions and truncated text before the database opens
-    edition, decoded = fetch.read(got)
-    database = store.open_db(database_path(db))
-    try:
-        result = pipeline.ingest_read(
-            database, got.data, edition, decoded, source=got.name, replace=replace
+    with download_progress(quiet=json_out) as progress:
+        result, got = knowledge_base(db, quiet=json_out).update(
+            url=url, page=page, policy=policy, replace=replace, download_progress=progress
         )
-    finally:
-        database.close()
-    render.update_result(result, got, as_json=json_out)
+    if json_out:
+        from rules_kb.cli.output import json_out as print_json
+
+        print_json(
+            {
+                "edition": result.date,
+                "status": result.status,
+                "source": got.name,
+                "url": got.url,
+                "rules": result.rules,
+                "examples": result.examples,
+                "glossary": result.glossary,
+                "warnings": list(result.warnings),
+            }
+        )
+        return
+    out = screen()
+    render.update_result(out, result, got.name)
+    out.flush()

@@ -1,7 +1,8 @@
 """The rules-kb command line: the Typer app with every command registered.
 
 Exit codes: 0 success; 1 the request was understood but cannot be answered
-(one line on stderr); 2 usage error, as Typer reports it.
+(one line on stderr); 2 usage error, as Typer reports it; 3 `cite --check`
+found stale citations.
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ import sys
 
 import typer
 
-from rules_kb.app import app
-from rules_kb.commands import diff, ingest, lookup, refs, search, update
+from rules_kb.cli.app import app
+from rules_kb.cli.commands import compare, ingest, lookup, refs, search, update
 
-__all__ = ["app", "diff", "ingest", "lookup", "main", "refs", "search", "update"]
+__all__ = ["app", "compare", "ingest", "lookup", "main", "refs", "search", "update"]
 
 #: How `rules-kb --help` lists the commands: by what a user wants to do, in that order.
 HELP_PANELS = {
     "Look up": ["rule", "define", "show", "search"],
     "Cross-references": ["refs", "check", "graph"],
-    "Compare editions": ["diff", "history"],
+    "Across editions": ["history", "where", "cite", "diff"],
+    "Publish and share": ["site", "mcp", "serve"],
     "Database": ["ingest", "update", "editions"],
 }
 
@@ -49,5 +51,8 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("rules-kb: interrupted", err=True)
+        sys.stderr.write("rules-kb: interrupted\n")
         sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (| head): nothing more to say
+        sys.exit(0)

@@ -1,0 +1,587 @@
+"""The public Python API: `rules_kb.open()` and the KnowledgeBase it returns.
+
+Every capability of rules-kb is a method here; the command line, the MCP server, the
+web edition and `serve` are faces that call these methods and lay out the records
+they return. Methods never print; they raise the exceptions of `rules_kb.errors`.
+
+Opening is cheap: nothing is read until a method needs it, and a lookup imports
+none of lark, whoosh, networkx, scipy or sqlite-utils.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from rules_kb.errors import RulesKbError, UnknownRule, UnknownTerm
+from rules_kb.progress import Progress, silent
+from rules_kb.records import (
+    CheckReport,
+    CitationReport,
+    EditionRecord,
+    GlossaryRecord,
+    IngestOutcome,
+    IngestResult,
+    References,
+    RuleRecord,
+    SetRelease,
+    Shown,
+    Where,
+)
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from rules_kb.diff import EditionDiff, TermChange
+    from rules_kb.fetch import Download, Policy
+    from rules_kb.history import History, Lineage
+    from rules_kb.query import Reader
+    from rules_kb.search import Kind, Results
+
+__all__ = ["KnowledgeBase", "default_path", "open"]
+
+
+class NeedsUpgrade(RulesKbError):
+    """The database was made by an older rules-kb and cannot be upgraded (read-only)."""
+
+
+def default_path() -> Path:
+    """The database the CLI uses by default: $RULES_KB_DB, else rules.db in the user's
+    data directory (~/.local/share/rules-kb/ on Linux)."""
+    env = os.environ.get("RULES_KB_DB")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_path
+
+    return user_data_path("rules-kb", appauthor=False) / "rules.db"
+
+
+def open(path: str | Path | None = None, *, progress: Progress = silent) -> KnowledgeBase:
+    """The knowledge base in `path` (default: `default_path()`).
+
+    Nothing is read yet: a missing database is reported by the first lookup, and the
+    first ingest creates it. `progress` is told about long work (ingest, index builds,
+    schema upgrades) so that a face can draw bars.
+    """
+    return KnowledgeBase(Path(path) if path is not None else default_path(), progress=progress)
+
+
+class KnowledgeBase:
+    """Every edition of the Comprehensive Rules in one database, and what can be asked of it.
+
+    `edition` arguments accept what `--edition` does: "latest", "oldest", an exact
+    date, any date (the edition in force then), or a set code or name ("BRO").
+    """
+
+    def __init__(self, path: Path, *, progress: Progress = silent) -> None:
+        if path.is_dir():
+            raise RulesKbError(
+                f"{path} is a folder: give the database file, e.g. {path / 'rules.db'}"
+            )
+        self.path = path
+        """The database file."""
+        self.progress = progress
+        """Told about long work."""
+        self._reader: Reader | None = None
+        self._lineage: Lineage | None = None
+        self._index: Any = None
+
+    # lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the database and the search index."""
+        if self._reader is not None:
+            self._reader.close()
+        self._reader = self._lineage = self._index = None
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    @property
+    def reader(self) -> Reader:
+        """The read-only connection, opened (and the schema upgraded) on first use."""
+        if self._reader is None:
+            from rules_kb import schema
+            from rules_kb.query import Reader
+
+            reader = Reader(self.path)
+            if reader.version < schema.VERSION:
+                reader.close()
+                self._upgrade()
+                reader = Reader(self.path)
+            self._reader = reader
+        return self._reader
+
+    def _upgrade(self) -> None:
+        """Bring an older database's schema up to date (this fills in the lineage)."""
+        from rules_kb.store import open_db
+
+        try:
+            open_db(self.path, self.progress).close()
+        except OSError as error:
+            raise NeedsUpgrade(
+                f"{self.path} was made by an older rules-kb and cannot be upgraded here"
+                f" ({error}); run any rules-kb command on it where it can be written"
+            ) from error
+        except Exception as error:
+            import sqlite3
+
+            if isinstance(error, sqlite3.OperationalError) and "readonly" in str(error):
+                raise NeedsUpgrade(
+                    f"{self.path} was made by an older rules-kb and is read-only here;"
+                    " upgrade it where it can be written"
+                ) from error
+            raise
+
+    def _reopen(self) -> None:
+        """Forget what was read: the database changed."""
+        self.close()
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[Reader]:
+        """One consistent state of the database for the whole of a request."""
+        reader = self.reader
+        with reader.snapshot():
+            yield reader
+
+    @property
+    def lineage(self) -> Lineage:
+        """The stored lineage, read through the same connection."""
+        if self._lineage is None:
+            from rules_kb.history import Lineage
+
+            self._lineage = Lineage(self.reader)
+        return self._lineage
+
+    # editions ---------------------------------------------------------------------------
+
+    def edition(self, value: str = "latest") -> str:
+        """The date of the edition `value` stands for."""
+        return self.reader.resolve_edition(value)
+
+    def dates(self) -> list[str]:
+        """Every stored edition date, oldest first."""
+        return self.reader.dates()
+
+    def editions(self) -> tuple[EditionRecord, ...]:
+        """Every stored edition, newest first, with its counts, warnings and set."""
+        from dataclasses import replace
+
+        from rules_kb import catalogue
+
+        known = catalogue.load()
+        with self._snapshot() as reader:
+            found = reader.editions()
+        result = []
+        for record in found:
+            entry = known.by_date(record.edition)
+            release = entry.set if entry else None
+            named = SetRelease(release.code, release.name) if release else None
+            result.append(replace(record, set=named))
+        return tuple(result)
+
+    # lookups ----------------------------------------------------------------------------
+
+    def rule(self, number: str, edition: str = "latest") -> RuleRecord:
+        """A rule with its subrules (nested), examples, citations and neighbours.
+
+        A number the edition does not have raises UnknownRule saying where it went (or
+        what it was then) when another edition had it, else the nearest number of the
+        same rule or chapter.
+        """
+        from rules_kb.models import normalise_number
+
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            try:
+                return reader.rule(number, day)
+            except UnknownRule:
+                wanted = normalise_number(number)
+                hint = self.lineage.redirect(wanted, day) if wanted else None
+                if hint:
+                    raise UnknownRule(f"no rule {wanted} in {day}; {hint}") from None
+                raise
+
+    def rule_at(self, edition: str, position: int) -> RuleRecord:
+        """The record at a position (its `seq`) of an edition: every record, even one whose
+        number the edition repeats, is reachable this way."""
+        with self._snapshot() as reader:
+            return reader.rule_at(reader.resolve_edition(edition), position)
+
+    def define(self, term: str, edition: str = "latest") -> GlossaryRecord | RuleRecord:
+        """The glossary entry for a term (any case, one of its names, a near spelling);
+        a "See X." definition brings X along. A keyword or heading the glossary lacks
+        ("Mulligan") answers with its rule. Misses suggest near terms, and a term the
+        glossary once had says when."""
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            try:
+                return reader.define(term, day, fuzzy=False)
+            except UnknownTerm:
+                pass
+            heading = reader.heading(term, day)
+            if heading is not None:
+                return heading
+            try:
+                return reader.define(term, day)
+            except UnknownTerm:
+                removed = self.lineage.removed_term(term, day)
+                if removed:
+                    shown = term if len(term) <= 60 else term[:60] + "…"
+                    raise UnknownTerm(
+                        f"no glossary entry for {shown!r} in {day}; {removed}"
+                    ) from None
+                raise
+
+    def show(self, query: str, edition: str = "latest", *, limit: int = 10) -> Shown:
+        """A rule for a number, a glossary entry (or keyword rule) for a term, else the
+        search results for the words."""
+        from rules_kb.models import is_number
+
+        if is_number(query):
+            return Shown("rule", self.rule(query, edition))
+        try:
+            found = self.define(query, edition)
+        except UnknownTerm:
+            return Shown("search", self.search(query, edition, limit=limit))
+        return Shown("rule" if isinstance(found, RuleRecord) else "glossary", found)
+
+    # search -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        edition: str = "latest",
+        *,
+        limit: int = 10,
+        all_editions: bool = False,
+        kind: Kind | None = None,
+        section: str | None = None,
+        chapter: str | None = None,
+    ) -> Results:
+        """Full-text search: ranked hits with highlighted fragments, phrases, AND/OR/NOT,
+        prefix*, fuzzy~, and misspellings corrected. The index beside the database is
+        brought up to date first when it is stale."""
+        from rules_kb import search as core
+
+        with self._snapshot() as reader:
+            day = None if all_editions else reader.resolve_edition(edition)
+            filters = core.Filters(edition=day, kind=kind, section=section, chapter=chapter)
+            return core.answer(
+                reader.conn, self.index_folder, query, filters, limit=limit,
+                progress=_index_progress(self.progress),
+            )  # fmt: skip
+
+    @property
+    def index_folder(self) -> Path:
+        """The folder of the full-text index beside the database."""
+        from rules_kb.search import index_dir
+
+        return index_dir(self.path)
+
+    def build_index(self) -> None:
+        """Bring the search index up to date now (an ingest does this at its end)."""
+        from rules_kb import search as core
+
+        with self._snapshot() as reader:
+            core.ensure_index(
+                reader.conn, self.index_folder, progress=_index_progress(self.progress)
+            )
+
+    # references -------------------------------------------------------------------------
+
+    def refs(
+        self, number_or_term: str, edition: str = "latest", *, subrules: bool = False
+    ) -> References:
+        """What a rule cites and what cites it (rules and glossary entries), each with the
+        reference as printed. A keyword name or glossary term stands for its rule."""
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            number = self._number_for(number_or_term, day)
+            return reader.refs(number, day, subtree=subrules)
+
+    def check(self, edition: str = "latest") -> CheckReport:
+        """Dangling references and numbering anomalies of one edition."""
+        with self._snapshot() as reader:
+            return reader.check(reader.resolve_edition(edition))
+
+    def graph(
+        self, edition: str = "latest", around: str | None = None, depth: int = 1
+    ) -> nx.DiGraph:
+        """The reference graph of an edition (networkx), whole or around a rule, keyword or
+        glossary term (with the rule's subtree)."""
+        from rules_kb import graph as graphs
+
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            built = graphs.build(*reader.graph_rows(day))
+            built.graph["edition"] = day
+            if around is None:
+                return built
+            centre = self._graph_node(around, day, built)
+            return graphs.around(built, centre, depth)
+
+    def _graph_node(self, query: str, day: str, built: nx.DiGraph) -> str:
+        from rules_kb.models import is_number, normalise_number
+
+        if is_number(query):
+            number = normalise_number(query)
+            if number not in built:
+                raise UnknownRule(self.reader.unknown_rule_message(day, number))
+            return number
+        try:
+            found = self.define(query, day)
+        except UnknownTerm:
+            raise UnknownTerm(f"no rule, keyword or glossary entry {query!r} in {day}") from None
+        return found.number if isinstance(found, RuleRecord) else found.term
+
+    def _number_for(self, query: str, day: str) -> str:
+        """The rule number a query means: itself, or the rule of a keyword or term."""
+        from rules_kb.models import is_number
+
+        if is_number(query):
+            return query
+        try:
+            found = self.define(query, day)
+        except UnknownTerm:
+            raise UnknownTerm(f"no rule, keyword or glossary entry {query!r} in {day}") from None
+        if isinstance(found, RuleRecord):
+            return found.number
+        if found.rules:
+            return found.rules[0]
+        raise UnknownRule(f"the glossary entry {found.term!r} cites no rule in {day}")
+
+    # comparisons ------------------------------------------------------------------------
+
+    def diff(self, old: str, new: str, *, rule: str | None = None) -> EditionDiff:
+        """What changed from edition `old` to edition `new`, word by word, renumbering
+        followed. Neighbouring editions read the lineage stored at ingest; others are
+        aligned directly. `rule` keeps one rule and its subrules."""
+        from rules_kb import diff as core
+        from rules_kb.models import normalise_number
+
+        with self._snapshot() as reader:
+            before, after = reader.resolve_edition(old), reader.resolve_edition(new)
+            result = core.diff(core.Library(reader), before, after)
+            if rule is None:
+                return result
+            only = result.only(rule)
+            if not only.rules:
+                wanted = normalise_number(rule)
+                if not any(reader.rules_numbered(wanted, day) for day in (before, after)):
+                    raise UnknownRule(reader.unknown_rule_message(after, wanted))
+            return only
+
+    def term_changes(self, old: str, new: str) -> tuple[TermChange, ...]:
+        """The phrases replaced across an edition ("in play" -> "on the battlefield")."""
+        from rules_kb import diff as core
+
+        return core.term_changes(self.diff(old, new))
+
+    def history(
+        self, number_or_term: str, edition: str = "latest", *, subrules: bool = False
+    ) -> History:
+        """How a rule (or glossary entry) read in every edition, following renumbering and
+        renames, from the stored lineage; typography-only versions are merged."""
+        from rules_kb.history import find_history
+
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            return find_history(self.lineage, number_or_term, day, subrules=subrules)
+
+    def where(self, number: str, edition: str = "latest", to: str = "latest") -> Where:
+        """The same rule's number in another edition, forwards or backwards, with each
+        renumbering step; "removed" or "not yet" when it is not there."""
+        from rules_kb.models import is_number, normalise_number
+
+        with self._snapshot() as reader:
+            day, target = reader.resolve_edition(edition), reader.resolve_edition(to)
+            if not is_number(number):
+                return self._where_term(number, day, target)
+            wanted = normalise_number(number)
+            if self.lineage.rule_seq(wanted, day) is None:
+                hint = self.lineage.redirect(wanted, day)
+                message = reader.unknown_rule_message(day, wanted)
+                raise UnknownRule(f"no rule {wanted} in {day}; {hint}" if hint else message)
+            return self.lineage.where("rule", wanted, day, target)
+
+    def _where_term(self, term: str, day: str, target: str) -> Where:
+        found = self.define(term, day)
+        if isinstance(found, RuleRecord):
+            return self.lineage.where("rule", found.number, day, target)
+        return self.lineage.where("glossary", found.term, day, target)
+
+    def cite(self, text: str, as_of: str = "latest", to: str = "latest") -> CitationReport:
+        """Every CR citation of a text written on `as_of`, checked against `to`: current,
+        changed since, moved (with the new number), removed, or unknown at that date.
+        The report's `fixed` is the text with the moved citations renumbered."""
+        from rules_kb.cite import check
+
+        with self._snapshot() as reader:
+            return check(
+                self.lineage, text, reader.resolve_edition(as_of), reader.resolve_edition(to)
+            )
+
+    # writing ----------------------------------------------------------------------------
+
+    def ingest(
+        self, source: str | Path | bytes, *, replace: bool = False, name: str | None = None
+    ) -> IngestResult:
+        """Read one edition (a file, or its bytes) into the database in one transaction;
+        raises on failure and leaves the database as it was."""
+        outcome = self._ingest_one(source, replace=replace, name=name)
+        self._reopen()
+        if outcome.result is None:
+            raise _IngestFailed(outcome.error or "failed")
+        return outcome.result
+
+    def ingest_files(
+        self, paths: Iterable[str | Path], *, replace: bool = False, index: bool = True
+    ) -> list[IngestOutcome]:
+        """Read files (folders mean the .txt files directly in them), each in its own
+        transaction: a file that fails changes nothing and the others still go in. The
+        search index is brought up to date at the end unless `index` is false."""
+        files = list(expand(paths))
+        advance = self.progress("ingest", len(files))
+        outcomes = []
+        for file in files:
+            outcomes.append(self._ingest_one(file, replace=replace))
+            advance(1, display_name(file))
+        self._reopen()
+        changed = any(o.result and o.result.status != "unchanged" for o in outcomes)
+        if index and self.path.exists() and (changed or not self._index_fresh()):
+            self.build_index()
+        return outcomes
+
+    def _index_fresh(self) -> bool:
+        from rules_kb import search as core
+
+        try:
+            with self._snapshot() as reader:
+                return core.is_fresh(reader.conn, self.index_folder)
+        except RulesKbError:
+            return True
+
+    def _ingest_one(
+        self, source: str | Path | bytes, *, replace: bool, name: str | None = None
+    ) -> IngestOutcome:
+        import hashlib
+
+        from rules_kb import pipeline, store
+
+        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
+        try:
+            data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        except IsADirectoryError:
+            return IngestOutcome(label, error="is a folder")
+        except FileNotFoundError:
+            return IngestOutcome(label, error="no such file or folder")
+        except PermissionError:
+            return IngestOutcome(label, error="permission denied")
+        except OSError as error:
+            return IngestOutcome(label, error=error.strerror or str(error))
+        try:
+            if not replace and self.path.exists():
+                db = store.open_db(self.path, self.progress)
+                try:
+                    known = store.stored_copy(db, hashlib.sha256(data).hexdigest())
+                finally:
+                    db.close()
+                if known is not None:
+                    return IngestOutcome(label, known)
+            edition, decoded = pipeline.read_edition(data)
+            db = store.open_db(self.path, self.progress)
+            try:
+                result = pipeline.ingest_read(
+                    db, data, edition, decoded, source=label, replace=replace
+                )
+            finally:
+                db.close()
+        except RulesKbError as error:
+            return IngestOutcome(label, error=one_line(str(error)))
+        return IngestOutcome(label, result)
+
+    def update(
+        self,
+        *,
+        url: str | None = None,
+        page: str | None = None,
+        policy: Policy | None = None,
+        replace: bool = False,
+        download_progress: Any = None,
+    ) -> tuple[IngestResult, Download]:
+        """Download the current Comprehensive Rules (the .txt the official rules page
+        links, or `url`) and ingest them. Every failure raises before the database is
+        opened, so it is left exactly as it was (not even created)."""
+        from rules_kb import fetch, pipeline, store
+
+        chosen = policy or fetch.Policy()
+        if url:
+            got = fetch.download(url, policy=chosen, progress=download_progress)
+        else:
+            got = fetch.latest(
+                page or fetch.DEFAULT_PAGE, policy=chosen, progress=download_progress
+            )
+        edition, decoded = fetch.read(got)  # refuses HTML, non-editions and truncated text
+        db = store.open_db(self.path, self.progress)
+        try:
+            result = pipeline.ingest_read(
+                db, got.data, edition, decoded, source=got.name, replace=replace
+            )
+        finally:
+            db.close()
+        self._reopen()
+        if result.status != "unchanged":
+            self.build_index()
+        return result, got
+
+
+class _IngestFailed(RulesKbError):
+    """An ingest through the API failed; the message says why."""
+
+
+def expand(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files as given; folders as the .txt files directly in them, sorted."""
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            yield from sorted(
+                child
+                for child in path.iterdir()
+                if child.suffix.lower() == ".txt" and child.is_file()
+            )
+        else:
+            yield path  # a missing file fails on its own when it is read
+
+
+def display_name(path: Path) -> str:
+    """A file's name as it can be printed and stored (undecodable bytes shown as U+FFFD)."""
+    return path.name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def one_line(message: str) -> str:
+    """The first line of a message (errors are one line; details stay on the exception)."""
+    return message.strip().splitlines()[0] if message.strip() else message
+
+
+def _index_progress(progress: Progress) -> Any:
+    """The search module's progress shape (total, done) -> tick, from ours."""
+
+    def start(total: int, done: int) -> Any:
+        advance = progress("indexing", total)
+        if done:
+            advance(done, "")
+        return lambda count: advance(count, "")
+
+    return start
+
+
+def kind_of(record: GlossaryRecord | RuleRecord) -> Literal["rule", "glossary"]:
+    """Whether a define() answer is a rule or a glossary entry."""
+    return "rule" if isinstance(record, RuleRecord) else "glossary"

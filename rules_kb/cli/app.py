@@ -1,0 +1,186 @@
+"""The Typer app and what every command shares: options, error mapping, the knowledge base.
+
+Exit codes: 0 success; 1 the request was understood but cannot be answered (one line
+on stderr); 2 usage error, as Typer reports it; 3 `cite --check` found stale citations.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+
+import typer
+
+from rules_kb.errors import RulesKbError
+
+if TYPE_CHECKING:
+    from rules_kb.api import KnowledgeBase
+    from rules_kb.cli.output import Screen
+
+
+def _version(value: bool) -> None:
+    if value:
+        from rules_kb import __version__
+
+        typer.echo(f"rules-kb {__version__}")
+        raise typer.Exit()
+
+
+app = typer.Typer(
+    name="rules-kb",
+    help="Look up every edition of the Magic: The Gathering Comprehensive Rules.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        help="Database file (default: $RULES_KB_DB, else rules.db in the user data dir).",
+        show_default=False,
+        dir_okay=True,
+        readable=False,
+    ),
+]
+EditionOption = Annotated[
+    str,
+    typer.Option(
+        "--edition",
+        "-e",
+        help="latest, oldest, a date (the edition in force then), or a set code or name"
+        " (BRO, 'The Brothers' War').",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+SplitOption = Annotated[
+    bool,
+    typer.Option("--split", help="With --format markdown: messages of at most 2,000 characters."),
+]
+
+
+class Format(StrEnum):
+    """How a lookup is printed."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+FormatOption = Annotated[
+    Format | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="text (terminal), json, or markdown (chat-ready).",
+        show_default=False,
+    ),
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Exit(Exception):
+    """Raised inside commands to end with a message and an exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def command(function: Callable[P, R]) -> Callable[P, R]:
+    """Register a command whose failures end as one stderr line and exit code 1."""
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from rules_kb.cli.output import error
+
+        try:
+            return function(*args, **kwargs)
+        except (RulesKbError, Exit) as failure:
+            error(str(failure))
+            raise typer.Exit(failure.code if isinstance(failure, Exit) else 1) from None
+        except OSError as failure:
+            where = f": {failure.filename}" if failure.filename else ""
+            error(f"{failure.strerror or failure}{where}")
+            raise typer.Exit(1) from None
+        except sqlite3.Error as failure:
+            error(f"database error: {failure}")
+            raise typer.Exit(1) from None
+        except RecursionError:
+            error("the input is nested too deeply to be read")
+            raise typer.Exit(1) from None
+        except MemoryError:
+            error("out of memory: the input is too large")
+            raise typer.Exit(1) from None
+
+    app.command()(wrapper)
+    return wrapper
+
+
+_GLOBAL: dict[str, object] = {}
+
+
+@app.callback()
+def _global_options(
+    db: DbOption = None,
+    no_pager: Annotated[
+        bool, typer.Option("--no-pager", help="Never page long output through $PAGER.")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_version, is_eager=True
+        ),
+    ] = False,
+) -> None:
+    """Look up, search and compare every edition of the Comprehensive Rules."""
+    _GLOBAL.clear()
+    if db is not None:
+        _GLOBAL["db"] = db
+    _GLOBAL["no_pager"] = no_pager
+
+
+def database_path(option: Path | None) -> Path:
+    """The database file: --db (after or before the command), else $RULES_KB_DB, else user data."""
+    from rules_kb.api import default_path
+
+    chosen = option if option is not None else _GLOBAL.get("db")
+    path = chosen if isinstance(chosen, Path) else default_path()
+    if path.is_dir():
+        raise Exit(f"{path} is a folder: give the database file, e.g. {path / 'rules.db'}")
+    return path
+
+
+def knowledge_base(db: Path | None, *, quiet: bool = False) -> KnowledgeBase:
+    """The knowledge base the command works on, with progress bars on a terminal."""
+    import rules_kb
+    from rules_kb.progress import Progress, silent
+
+    progress: Progress = silent
+    if not quiet:
+        from rules_kb.cli.progress import bars
+
+        progress = bars()
+    return rules_kb.open(database_path(db), progress=progress)
+
+
+def screen() -> Screen:
+    """The output of a command (paged unless --no-pager)."""
+    from rules_kb.cli.output import Screen
+
+    return Screen(pager=not _GLOBAL.get("no_pager", False))
+
+
+def chosen_format(form: Format | None, json_out: bool) -> Format:
+    """--format, with --json as its shorthand."""
+    if json_out:
+        if form not in (None, Format.json):
+            raise Exit("--json and --format markdown do not go together", code=2)
+        return Format.json
+    return form or Format.text

@@ -1,0 +1,68 @@
+"""`rules-kb ingest`: read CR text files into the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rules_kb.cli.app import (
+    DbOption,
+    Exit,
+    JsonOption,
+    command,
+    database_path,
+    knowledge_base,
+    screen,
+)
+
+
+@command
+def ingest(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files, or folders of .txt files.", readable=False)
+    ],
+    db: DbOption = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Overwrite an edition stored with different text.")
+    ] = False,
+    no_index: Annotated[
+        bool,
+        typer.Option("--no-index", help="Do not build the search index (the next search will)."),
+    ] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Read CR text files into the database, one edition per file, then index them."""
+    from rules_kb.api import expand
+    from rules_kb.cli.output import error
+    from rules_kb.cli.output import json_out as print_json
+    from rules_kb.cli.render import ingest as render
+
+    files = list(expand(paths))
+    if not files:
+        raise Exit("no .txt files found in " + ", ".join(str(path) for path in paths))
+    database_path(db)
+    kb = knowledge_base(db, quiet=json_out)
+    outcomes = kb.ingest_files(files, replace=replace, index=False)
+    index_error = None
+    if not no_index and kb.path.exists():
+        from rules_kb.errors import RulesKbError
+
+        try:
+            kb.build_index()
+        except RulesKbError as problem:
+            index_error = f"the editions are stored, but the search index was not built: {problem}"
+    if json_out:
+        print_json([outcome.as_json() for outcome in outcomes])
+    else:
+        out = screen()
+        render.summary(out, outcomes)
+        out.flush()
+    failures = [outcome for outcome in outcomes if outcome.error]
+    for failure in failures:
+        error(f"{failure.source}: {failure.error}")
+    if index_error:
+        error(index_error)
+    if failures or index_error:
+        raise typer.Exit(1)

@@ -1,0 +1,100 @@
+"""The reference graph: `refs`, `check`, `graph`."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rules_kb.cli.app import DbOption, EditionOption, JsonOption, command, knowledge_base, screen
+
+
+class GraphFormat(StrEnum):
+    """The export formats of `rules-kb graph`."""
+
+    dot = "dot"
+    graphml = "graphml"
+    gexf = "gexf"
+    json = "json"
+    csv = "csv"
+
+
+@command
+def refs(
+    number: Annotated[
+        str, typer.Argument(help="A rule number (702.19), a keyword (Trample) or a glossary term.")
+    ],
+    edition: EditionOption = "latest",
+    subrules: Annotated[
+        bool, typer.Option("--subrules", help="Count the references of its subrules too.")
+    ] = False,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Show what a rule cites and what cites it (rules and glossary entries)."""
+    from rules_kb.cli.render import refs as render
+
+    found = knowledge_base(db).refs(number, edition, subrules=subrules)
+    if json_out:
+        from rules_kb.cli.output import json_out as print_json
+
+        print_json(found.as_json())
+        return
+    out = screen()
+    render.refs(out, found)
+    out.flush()
+
+
+@command
+def check(
+    edition: EditionOption = "latest",
+    db: DbOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Report dangling references and numbering anomalies (gaps, duplicates, order)."""
+    from rules_kb.cli.render import refs as render
+
+    found = knowledge_base(db).check(edition)
+    if json_out:
+        from rules_kb.cli.output import json_out as print_json
+
+        print_json(found.as_json())
+        return
+    out = screen()
+    render.check(out, found)
+    out.flush()
+
+
+@command
+def graph(
+    edition: EditionOption = "latest",
+    form: Annotated[
+        GraphFormat, typer.Option("--format", "-f", help="The export format.")
+    ] = GraphFormat.dot,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write to this file (default: stdout).", dir_okay=False
+        ),
+    ] = None,
+    centre: Annotated[
+        str | None,
+        typer.Option(
+            "--around",
+            help="Only what is within --depth references of this rule (and its subrules),"
+            " keyword or glossary term.",
+        ),
+    ] = None,
+    depth: Annotated[
+        int, typer.Option("--depth", min=0, max=20, help="How far --around reaches.")
+    ] = 1,
+    db: DbOption = None,
+) -> None:
+    """Export one edition's cross-reference graph, whole or around a rule."""
+    from rules_kb import graph as graphs
+    from rules_kb.cli.render import refs as render
+
+    built = knowledge_base(db).graph(edition, around=centre, depth=depth)
+    render.exported(graphs.export(built, form.value), output)

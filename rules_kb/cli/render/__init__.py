@@ -1,0 +1,1 @@
+"""Presentation only: how each command's records are laid out for people."""

@@ -1,0 +1,445 @@
+"""History, `where` and old-number redirects: questions answered from the stored lineage.
+
+Each follows one line of descent (`rules_kb.lineage.Lines`), one edition at a time,
+through indexed lookups: no edition is read whole and nothing is aligned here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rules_kb.errors import UnknownRule, UnknownTerm
+from rules_kb.lineage import Kind, Lines, Node
+from rules_kb.query import Reader, find_term
+from rules_kb.records import Step, Where
+from rules_kb.typography import key as wording
+
+WordOp = tuple[str, str]
+VersionStatus = Literal["added", "changed", "moved", "moved_changed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """One typographic form of a version's text, and the editions that printed it."""
+
+    first: str
+    """The first edition with this form."""
+    last: str
+    """The last edition with this form."""
+    text: str
+    """The text in this form."""
+
+    def as_json(self) -> dict[str, str]:
+        """{"from", "to", "text"}."""
+        return {"from": self.first, "to": self.last, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """Consecutive editions in which a rule had the same number and wording (typography
+    aside)."""
+
+    first: str
+    """The first edition of the span."""
+    last: str
+    """The last edition of the span."""
+    key: str
+    """The number (or glossary term) in those editions."""
+    text: str
+    """The text, as the last edition of the span printed it."""
+    examples: tuple[str, ...]
+    """Its examples then."""
+    status: VersionStatus
+    """How it came from the previous version: added (the first), changed, moved, or both."""
+    words: tuple[WordOp, ...] | None
+    """The word diff of the text against the previous, older version; None for the first."""
+    forms: tuple[Form, ...]
+    """Every typographic form the span printed, newest first (one when it never varied)."""
+
+    def as_json(self, *, glossary: bool) -> dict[str, Any]:
+        """The SPEC shape of one version."""
+        name = "term" if glossary else "number"
+        document: dict[str, Any] = {
+            "from": self.first,
+            "to": self.last,
+            name: self.key,
+            "text": self.text,
+            "status": self.status,
+            "words": None if self.words is None else [list(op) for op in self.words],
+        }
+        if not glossary:
+            document["examples"] = list(self.examples)
+        if len(self.forms) > 1:
+            document["forms"] = [form.as_json() for form in self.forms]
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """How one rule (or glossary entry) read across the editions, newest version first."""
+
+    query: str
+    """What was asked for."""
+    kind: Literal["rule", "glossary"]
+    """Whether a rule number or a glossary term was followed."""
+    edition: str
+    """The edition in which the query was found."""
+    key: str
+    """Its number (or term) there."""
+    versions: tuple[Version, ...]
+    """Newest first."""
+    introduced_in: str
+    """The first edition of its line."""
+    removed_in: str | None = None
+    """The first edition without it, when it is no longer in the latest one."""
+    subrules: tuple[History, ...] = ()
+    """With subrules asked for: the history of each subrule of the rule, in order."""
+
+    @property
+    def spans(self) -> tuple[Version, ...]:
+        """The versions (the name of the first release)."""
+        return self.versions
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `history --json`."""
+        glossary = self.kind == "glossary"
+        document: dict[str, Any] = {
+            "query": self.query,
+            "kind": self.kind,
+            "edition": self.edition,
+            "introduced_in": self.introduced_in,
+            "removed_in": self.removed_in,
+            "versions": [version.as_json(glossary=glossary) for version in self.versions],
+        }
+        if self.subrules:
+            document["subrules"] = [history.as_json() for history in self.subrules]
+        return document
+
+
+class Lineage:
+    """The lineage of one database, read through a Reader."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.lines = Lines(reader.conn)
+
+    # finding a record ---------------------------------------------------------------
+
+    def rule_seq(self, number: str, edition: str) -> int | None:
+        """The position of the (first) record with this number in an edition."""
+        row = self.reader.conn.execute(
+            "SELECT min(seq) FROM rules WHERE edition_id = ? AND number = ?",
+            [self.reader.edition_id(edition), number],
+        ).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def term_seq(self, term: str, edition: str) -> int | None:
+        """The position of the glossary entry with this exact term in an edition."""
+        row = self.reader.conn.execute(
+            "SELECT min(seq) FROM glossary WHERE edition_id = ? AND term = ?",
+            [self.reader.edition_id(edition), term],
+        ).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def editions_with(self, number: str) -> list[str]:
+        """The editions that print this rule number, oldest first."""
+        conn = self.reader.conn
+        return [
+            day
+            for day in self.reader.dates()
+            if conn.execute(
+                "SELECT 1 FROM rules WHERE edition_id = ? AND number = ?",
+                [self.reader.edition_id(day), number],
+            ).fetchone()
+        ]
+
+    def line(self, kind: Kind, edition: str, seq: int) -> list[Node]:
+        """The line of descent through a record, oldest first."""
+        return self.lines.line(kind, self.reader.edition_id(edition), seq)
+
+    # history --------------------------------------------------------------------------
+
+    def history(
+        self, kind: Kind, key: str, edition: str, *, query: str = "", subrules: bool = False
+    ) -> History:
+        """The history of the record `key` of an edition (which must have it)."""
+        seq = self.rule_seq(key, edition) if kind == "rule" else self.term_seq(key, edition)
+        if seq is None:
+            raise UnknownRule(f"no {key} in {edition}")
+        found = self._history(kind, self.line(kind, edition, seq), query or key, edition, key)
+        if kind == "rule" and subrules:
+            tree = self.reader.rule_at(edition, seq)
+            children = tuple(
+                self._history(
+                    "rule", self.line("rule", edition, node.seq), node.number, edition, node.number
+                )
+                for node in tree.walk()
+                if node.number != tree.number
+            )
+            found = History(
+                found.query,
+                found.kind,
+                found.edition,
+                found.key,
+                found.versions,
+                found.introduced_in,
+                found.removed_in,
+                children,
+            )
+        return found
+
+    def _history(
+        self, kind: Kind, line: Sequence[Node], query: str, edition: str, key: str
+    ) -> History:
+        from rules_kb.diff import word_diff
+
+        dates = self.reader.dates()
+        date_of = {self.reader.edition_id(day): day for day in dates}
+        examples = {node: self._example_ids(node) for node in line} if kind == "rule" else {}
+        ids = [node.text_id for node in line] + [i for ids in examples.values() for i in ids]
+        texts = self.reader.texts(ids)
+        groups: list[list[Node]] = []
+        for node in line:
+            content = _content(node, examples, texts)
+            last = groups[-1][-1] if groups else None
+            if (
+                last is not None
+                and last.key == node.key
+                and _content(last, examples, texts) == content
+            ):
+                groups[-1].append(node)
+            else:
+                groups.append([node])
+        versions: list[Version] = []
+        previous: Version | None = None
+        for group in groups:
+            newest = group[-1]
+            text = texts[newest.text_id]
+            status: VersionStatus = "added"
+            words = None
+            if previous is not None:
+                moved = previous.key != newest.key
+                same = wording(previous.text) == wording(text) and previous.examples == tuple(
+                    texts[i] for i in examples.get(newest, ())
+                )
+                status = ("moved" if same else "moved_changed") if moved else "changed"
+                words = word_diff(previous.text, text)
+            version = Version(
+                first=date_of[group[0].edition_id],
+                last=date_of[newest.edition_id],
+                key=newest.key,
+                text=text,
+                examples=tuple(texts[i] for i in examples.get(newest, ())),
+                status=status,
+                words=words,
+                forms=_forms(group, texts, date_of),
+            )
+            versions.append(version)
+            previous = version
+        last_day = date_of[line[-1].edition_id]
+        removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
+        return History(
+            query=query,
+            kind=kind,
+            edition=edition,
+            key=key,
+            versions=tuple(reversed(versions)),
+            introduced_in=date_of[line[0].edition_id],
+            removed_in=removed,
+        )
+
+    def _example_ids(self, node: Node) -> tuple[int, ...]:
+        return tuple(
+            text_id
+            for (text_id,) in self.reader.conn.execute(
+                "SELECT text_id FROM examples WHERE edition_id = ? AND rule_seq = ? ORDER BY seq",
+                [node.edition_id, node.seq],
+            )
+        )
+
+    # where ----------------------------------------------------------------------------
+
+    def where(self, kind: Kind, key: str, from_edition: str, to_edition: str) -> Where:
+        """The counterpart in `to_edition` of the record `key` of `from_edition`."""
+        seq = (
+            self.rule_seq(key, from_edition) if kind == "rule" else self.term_seq(key, from_edition)
+        )
+        if seq is None:
+            raise UnknownRule(f"no {key} in {from_edition}")
+        line = self.line(kind, from_edition, seq)
+        return self._where(kind, key, line, from_edition, to_edition)
+
+    def _where(
+        self, kind: Kind, key: str, line: Sequence[Node], from_edition: str, to_edition: str
+    ) -> Where:
+        dates = self.reader.dates()
+        date_of = {self.reader.edition_id(day): day for day in dates}
+        start = next(i for i, node in enumerate(line) if date_of[node.edition_id] == from_edition)
+        forward = to_edition >= from_edition
+        low, high = sorted((from_edition, to_edition))
+        window = [node for node in line if low <= date_of[node.edition_id] <= high]
+        path = (
+            window[window.index(line[start]) :]
+            if forward
+            else window[: window.index(line[start]) + 1][::-1]
+        )
+        steps: list[Step] = []
+        for run in _runs(path):
+            earliest = min(date_of[node.edition_id] for node in run)
+            steps.append(Step(earliest, run[0].key))
+        reached = path[-1]
+        texts = self.reader.texts([line[start].text_id, reached.text_id])
+        text_changed = wording(texts[line[start].text_id]) != wording(texts[reached.text_id])
+        reached_day = date_of[reached.edition_id]
+        now: str | None = reached.key
+        status: Literal["same", "moved", "removed", "not_yet"]
+        removed_in = introduced_in = None
+        if reached_day == to_edition:
+            status = "same" if reached.key == key else "moved"
+        elif forward:
+            status, now = "removed", None
+            removed_in = dates[dates.index(reached_day) + 1]
+        else:
+            status, now = "not_yet", None
+            introduced_in = reached_day
+        homonym = None
+        if now != key:
+            seq = (
+                self.rule_seq(key, to_edition) if kind == "rule" else self.term_seq(key, to_edition)
+            )
+            if seq is not None:
+                other = self.lines.node(kind, self.reader.edition_id(to_edition), seq)
+                homonym = self.reader.texts([other.text_id])[other.text_id]
+        return Where(
+            from_edition=from_edition,
+            number=key,
+            to_edition=to_edition,
+            now=now,
+            status=status,
+            text_changed=text_changed,
+            steps=tuple(steps),
+            removed_in=removed_in,
+            introduced_in=introduced_in,
+            text=texts[line[start].text_id],
+            now_text=texts[reached.text_id] if now is not None else None,
+            kind=kind,
+            homonym=homonym,
+        )
+
+    # redirects ------------------------------------------------------------------------
+
+    def redirect(self, number: str, edition: str) -> str | None:
+        """Where a number the edition lacks went, or what it was then, in words:
+        "502.9 Trample (1999-04-23 … 2009-05-01) is now 702.19"."""
+        having = self.editions_with(number)
+        if not having:
+            return None
+        source = having[-1]
+        seq = self.rule_seq(number, source)
+        assert seq is not None
+        line = self.line("rule", source, seq)
+        found = self._where("rule", number, line, source, edition)
+        date_of = {self.reader.edition_id(day): day for day in self.reader.dates()}
+        run = [node for node in line if node.key == number]
+        span = _span(date_of[run[0].edition_id], date_of[run[-1].edition_id])
+        label = f"{number} {_title(found.text)} ({span})"
+        later = edition > source
+        if found.status == "removed":
+            return f"{label} was removed in {found.removed_in}"
+        if found.status == "not_yet":
+            return f"{label} did not exist yet (it appeared in {found.introduced_in})"
+        return f"{label} {'is now' if later else 'was then'} {found.now}"
+
+    def removed_term(self, query: str, edition: str) -> str | None:
+        """When a term the edition lacks was in the glossary, and what became of it."""
+        terms = [term for (term,) in self.reader.conn.execute("SELECT DISTINCT term FROM glossary")]
+        found = find_term(query, terms)
+        if found is None:
+            return None
+        term = terms[found[0]]
+        having = [day for day in self.reader.dates() if self.term_seq(term, day) is not None]
+        source = having[-1]
+        seq = self.term_seq(term, source)
+        assert seq is not None
+        line = self.line("glossary", source, seq)
+        where = self._where("glossary", term, line, source, edition)
+        date_of = {self.reader.edition_id(day): day for day in self.reader.dates()}
+        span = _span(date_of[line[0].edition_id], date_of[line[-1].edition_id])
+        if where.status == "removed":
+            return f"{term}: in the glossary {span}"
+        if where.now is not None and where.now != term:
+            return f"{term} is now {where.now!r}"
+        if where.status == "not_yet":
+            return f"{term}: in the glossary {span}"
+        return None
+
+
+def _content(
+    node: Node, examples: dict[Node, tuple[int, ...]], texts: dict[int, str]
+) -> tuple[str, ...]:
+    """What makes two records the same version: their wording, typography aside."""
+    return (wording(texts[node.text_id]), *(wording(texts[i]) for i in examples.get(node, ())))
+
+
+def _forms(
+    group: Sequence[Node], texts: dict[int, str], date_of: dict[int, str]
+) -> tuple[Form, ...]:
+    forms: list[Form] = []
+    for node in group:
+        text = texts[node.text_id]
+        day = date_of[node.edition_id]
+        if forms and forms[-1].text == text:
+            forms[-1] = Form(forms[-1].first, day, text)
+        else:
+            forms.append(Form(day, day, text))
+    return tuple(reversed(forms))
+
+
+def _runs(path: Sequence[Node]) -> list[list[Node]]:
+    """Consecutive nodes with the same number."""
+    runs: list[list[Node]] = []
+    for node in path:
+        if runs and runs[-1][-1].key == node.key:
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+    return runs
+
+
+def _span(first: str, last: str) -> str:
+    return first if first == last else f"{first} … {last}"
+
+
+def _title(text: str, words: int = 6) -> str:
+    """The first words of a text: the whole of a heading, the start of a sentence."""
+    parts = " ".join(text.split()).split(" ")
+    return " ".join(parts) if len(parts) <= words else " ".join(parts[:words]) + "…"
+
+
+def find_history(lineage: Lineage, query: str, edition: str, *, subrules: bool = False) -> History:
+    """The history of a rule number or glossary term as of an edition: the record with
+    that number in the edition (else in the latest earlier edition that has it)."""
+    from rules_kb.models import is_number, normalise_number
+
+    reader = lineage.reader
+    dates = [day for day in reader.dates() if day <= edition]
+    if is_number(query):
+        number = normalise_number(query)
+        for day in reversed(dates):
+            if lineage.rule_seq(number, day) is not None:
+                return lineage.history("rule", number, day, query=query, subrules=subrules)
+        hint = lineage.redirect(number, edition)
+        raise UnknownRule(
+            f"no rule {number} in any edition up to {edition}" + (f"; {hint}" if hint else "")
+        )
+    for day in reversed(dates):
+        terms = [term for term, _ in reader.edition_glossary(day)]
+        found = find_term(query, terms)
+        if found is not None:
+            return lineage.history("glossary", terms[found[0]], day, query=query)
+    heading = reader.heading(query, edition)
+    if heading is not None:
+        return lineage.history("rule", heading.number, edition, query=query, subrules=subrules)
+    raise UnknownTerm(f"no rule or glossary entry for {query!r} in any edition up to {edition}")

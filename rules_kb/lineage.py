@@ -1,0 +1,401 @@
+"""Lineage: which record of one edition is which record of the next, stored at ingest.
+
+Every edition is aligned with the one before it in date order (`rules_kb.align`), for
+its rules and for its glossary, and the pairs are stored with what happened to each:
+
+- ``same``: same number (or term), same text and examples;
+- ``typography``: same number, wording equal once typography is folded;
+- ``changed``: same number, other wording (or other examples);
+- ``moved``: another number (a glossary entry: another heading), same wording;
+- ``moved_changed``: another number and other wording;
+- ``added`` / ``removed``: no counterpart on the other side.
+
+Almost every record of an edition is the same as its namesake in the edition before,
+so a pair is stored only when it is not: a record with no lineage row is the same as
+the record of the previous edition with the same number and the same text, which by
+construction exists and is unique on both sides. That keeps the table to about a
+tenth of the rows, and a line of descent is still followed by indexed lookups only,
+one edition at a time, never by reading whole editions.
+
+The table `alignments` says which edition each edition's rows were aligned with, so
+inserting an edition between two stored ones re-aligns exactly its two neighbours.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rules_kb.align import Alignment, Item, align
+from rules_kb.typography import key
+
+Kind = Literal["rule", "glossary"]
+KINDS: tuple[Kind, ...] = ("rule", "glossary")
+Status = Literal["same", "typography", "changed", "moved", "moved_changed", "added", "removed"]
+#: Called once an edition is linked with its predecessor (for progress bars).
+Tick = Callable[[], None]
+
+SCHEMA = (
+    "CREATE TABLE alignments (edition_id INTEGER PRIMARY KEY, previous_id INTEGER)",
+    "CREATE TABLE lineage (edition_id INTEGER NOT NULL, kind TEXT NOT NULL,"
+    " seq INTEGER, old_seq INTEGER, status TEXT NOT NULL)",
+    "CREATE INDEX lineage_by_new ON lineage (edition_id, kind, seq)",
+    "CREATE INDEX lineage_by_old ON lineage (edition_id, kind, old_seq)",
+)
+
+_RECORDS = {
+    "rule": "SELECT number, kind, parent, text_id FROM rules WHERE edition_id = ? ORDER BY seq",
+    "glossary": "SELECT term, 'glossary', NULL, text_id FROM glossary WHERE edition_id = ?"
+    " ORDER BY seq",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """The records of one kind of a stored edition, as alignment sees them.
+
+    A record's position in `items` is its seq in the edition.
+    """
+
+    items: tuple[Item, ...]
+    """Number (or term), kind, parent and text id of each record, in document order."""
+    examples: Mapping[int, tuple[int, ...]]
+    """The text ids of each rule's examples, by the rule's seq (rules that have some)."""
+
+    def content(self, seq: int) -> tuple[int, ...]:
+        """The text id of a record followed by those of its examples."""
+        return (self.items[seq].text_id, *self.examples.get(seq, ()))
+
+
+def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
+    """Every record of one kind of a stored edition, in document order."""
+    examples: dict[int, list[int]] = {}
+    if kind == "rule":
+        for rule_seq, text_id in conn.execute(
+            "SELECT rule_seq, text_id FROM examples WHERE edition_id = ? ORDER BY rule_seq, seq",
+            [edition_id],
+        ):
+            examples.setdefault(rule_seq, []).append(text_id)
+    items = tuple(Item(*row) for row in conn.execute(_RECORDS[kind], [edition_id]))
+    return Records(items, {seq: tuple(ids) for seq, ids in examples.items()})
+
+
+def texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """The stored texts with these ids."""
+    found: dict[int, str] = {}
+    unique = sorted(set(ids))
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", chunk))
+    return found
+
+
+class TextCache:
+    """Texts by id, each read from the database once."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.known: dict[int, str] = {}
+
+    def __call__(self, ids: Sequence[int]) -> dict[int, str]:
+        missing = [text_id for text_id in ids if text_id not in self.known]
+        if missing:
+            self.known.update(texts(self.conn, missing))
+        return {text_id: self.known[text_id] for text_id in ids}
+
+
+# at ingest -------------------------------------------------------------------------
+
+
+def link(conn: sqlite3.Connection, edition_id: int) -> None:
+    """Align a newly stored edition with its neighbours in date order and store the pairs.
+
+    The edition after it, if any, was aligned with another edition before: it is
+    aligned again, with this one. Runs inside the caller's transaction.
+    """
+    (date,) = conn.execute("SELECT date FROM editions WHERE id = ?", [edition_id]).fetchone()
+    before = conn.execute(
+        "SELECT id FROM editions WHERE date < ? ORDER BY date DESC LIMIT 1", [date]
+    ).fetchone()
+    after = conn.execute(
+        "SELECT id FROM editions WHERE date > ? ORDER BY date LIMIT 1", [date]
+    ).fetchone()
+    linker = _Linker(conn)
+    linker.store(before[0] if before else None, edition_id)
+    if after:
+        linker.store(edition_id, after[0])
+
+
+def unlink(conn: sqlite3.Connection, edition_id: int) -> None:
+    """Forget an edition's lineage (before it is deleted or replaced)."""
+    conn.execute("DELETE FROM lineage WHERE edition_id = ?", [edition_id])
+    conn.execute("DELETE FROM alignments WHERE edition_id = ?", [edition_id])
+
+
+def link_all(conn: sqlite3.Connection, tick: Tick | None = None) -> None:
+    """Align every stored edition with the one before it (the lineage migration)."""
+    ids = [row[0] for row in conn.execute("SELECT id FROM editions ORDER BY date")]
+    linker = _Linker(conn)
+    for previous, edition_id in zip([None, *ids], ids, strict=False):
+        linker.store(previous, edition_id)
+        if tick is not None:
+            tick()
+
+
+class _Linker:
+    """Stores the lineage of edition pairs, reading each edition's records once."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.load = TextCache(conn)
+        self._records: dict[tuple[int, Kind], Records] = {}
+
+    def records(self, edition_id: int, kind: Kind) -> Records:
+        """An edition's records; only the last two editions read are kept."""
+        if (edition_id, kind) not in self._records:
+            if len(self._records) >= 2 * len(KINDS):
+                oldest = next(iter(self._records))
+                del self._records[oldest]
+            self._records[edition_id, kind] = records(self.conn, edition_id, kind)
+        return self._records[edition_id, kind]
+
+    def store(self, previous_id: int | None, edition_id: int) -> None:
+        """Align `edition_id` with `previous_id` (None: it is the oldest) and store it."""
+        unlink(self.conn, edition_id)
+        self.conn.execute(
+            "INSERT INTO alignments (edition_id, previous_id) VALUES (?, ?)",
+            [edition_id, previous_id],
+        )
+        if previous_id is None:
+            return
+        for kind in KINDS:
+            old, new = self.records(previous_id, kind), self.records(edition_id, kind)
+            alignment = align(old.items, new.items, self.load)
+            self.conn.executemany(
+                "INSERT INTO lineage (edition_id, kind, seq, old_seq, status)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    (edition_id, kind, seq, old_seq, status)
+                    for seq, old_seq, status in explicit_rows(old, new, alignment, self.load)
+                ),
+            )
+
+
+def explicit_rows(
+    old: Records, new: Records, alignment: Alignment, load: Callable[[list[int]], Mapping[int, str]]
+) -> Iterator[tuple[int | None, int | None, Status]]:
+    """(new seq, old seq, status) of every pair that cannot be left implicit."""
+    unique_old = _unique_keys(old.items)
+    unique_new = _unique_keys(new.items)
+    for i, j in alignment.pairs:
+        before, after = old.items[i], new.items[j]
+        if (
+            before.key == after.key
+            and before.text_id == after.text_id
+            and old.examples.get(i) == new.examples.get(j)
+            and (before.key, before.text_id) in unique_old
+            and (after.key, after.text_id) in unique_new
+        ):
+            continue
+        yield j, i, status(before.key, old.content(i), after.key, new.content(j), load)
+    for j in alignment.added:
+        yield j, None, "added"
+    for i in alignment.removed:
+        yield None, i, "removed"
+
+
+def _unique_keys(items: Sequence[Item]) -> set[tuple[str, int]]:
+    counts = Counter((item.key, item.text_id) for item in items)
+    return {pair for pair, count in counts.items() if count == 1}
+
+
+def status(
+    old_key: str,
+    old_content: tuple[int, ...],
+    new_key: str,
+    new_content: tuple[int, ...],
+    load: Callable[[list[int]], Mapping[int, str]],
+) -> Status:
+    """What happened between two paired records, given their keys and content (text id,
+    then example text ids)."""
+    wording = _wording(old_content, new_content, load)
+    if old_key == new_key:
+        return wording
+    return "moved" if wording != "changed" else "moved_changed"
+
+
+def _wording(
+    old_ids: tuple[int, ...],
+    new_ids: tuple[int, ...],
+    load: Callable[[list[int]], Mapping[int, str]],
+) -> Literal["same", "typography", "changed"]:
+    """Same, typography only, or changed: the text and the examples together."""
+    if old_ids == new_ids:
+        return "same"
+    if len(old_ids) != len(new_ids):
+        return "changed"
+    found = load([*old_ids, *new_ids])
+    if all(key(found[a]) == key(found[b]) for a, b in zip(old_ids, new_ids, strict=True)):
+        return "typography"
+    return "changed"
+
+
+# reading ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One record on a line of descent."""
+
+    edition_id: int
+    """The edition it is in."""
+    seq: int
+    """Its position there."""
+    key: str
+    """Its number (or term) there."""
+    text_id: int
+    """Its text there."""
+    status: Status
+    """How it came from the record of the previous edition on the line ("added" if none)."""
+
+
+class Lines:
+    """Follows records from edition to edition through the stored lineage.
+
+    Every step is one or two indexed lookups; nothing reads a whole edition.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.previous: dict[int, int | None] = dict(
+            conn.execute("SELECT edition_id, previous_id FROM alignments")
+        )
+        self.following: dict[int, int] = {
+            previous: edition for edition, previous in self.previous.items() if previous
+        }
+
+    def node(self, kind: Kind, edition_id: int, seq: int) -> Node:
+        """The record at a position, with how it came from its predecessor."""
+        key_, text_id = self._row(kind, edition_id, seq)
+        found = self._explicit_new(kind, edition_id, seq)
+        if found is not None:
+            return Node(edition_id, seq, key_, text_id, found[1])
+        added = self.previous.get(edition_id) is None
+        return Node(edition_id, seq, key_, text_id, "added" if added else "same")
+
+    def back(self, kind: Kind, node: Node) -> Node | None:
+        """The record this one came from, in the previous edition; None if it is new."""
+        previous = self.previous.get(node.edition_id)
+        if previous is None:
+            return None
+        found = self._explicit_new(kind, node.edition_id, node.seq)
+        if found is not None:
+            old_seq = found[0]
+            return None if old_seq is None else self.node(kind, previous, old_seq)
+        seq = self._namesake(kind, previous, node.key, node.text_id)
+        return None if seq is None else self.node(kind, previous, seq)
+
+    def forward(self, kind: Kind, node: Node) -> Node | None:
+        """The record this one became in the next edition; None if it was removed."""
+        following = self.following.get(node.edition_id)
+        if following is None:
+            return None
+        row = self.conn.execute(
+            "SELECT seq FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?",
+            [following, kind, node.seq],
+        ).fetchone()
+        if row is not None:
+            return None if row[0] is None else self.node(kind, following, row[0])
+        seq = self._namesake(kind, following, node.key, node.text_id)
+        if seq is None or self._explicit_new(kind, following, seq) is not None:
+            return None
+        return self.node(kind, following, seq)
+
+    def line(self, kind: Kind, edition_id: int, seq: int) -> list[Node]:
+        """The whole line of descent through a record, oldest first."""
+        start = self.node(kind, edition_id, seq)
+        older: list[Node] = []
+        current: Node | None = start
+        while current is not None and (current := self.back(kind, current)) is not None:
+            older.append(current)
+        newer: list[Node] = []
+        current = start
+        while current is not None and (current := self.forward(kind, current)) is not None:
+            newer.append(current)
+        return [*reversed(older), start, *newer]
+
+    def _row(self, kind: Kind, edition_id: int, seq: int) -> tuple[str, int]:
+        table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
+        row = self.conn.execute(
+            f"SELECT {column}, text_id FROM {table} WHERE edition_id = ? AND seq = ?",
+            [edition_id, seq],
+        ).fetchone()
+        return str(row[0]), int(row[1])
+
+    def _explicit_new(
+        self, kind: Kind, edition_id: int, seq: int
+    ) -> tuple[int | None, Status] | None:
+        row = self.conn.execute(
+            "SELECT old_seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND seq = ?",
+            [edition_id, kind, seq],
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def _namesake(self, kind: Kind, edition_id: int, key_: str, text_id: int) -> int | None:
+        """The record of an edition with this number (or term) and this text."""
+        table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
+        row = self.conn.execute(
+            f"SELECT seq FROM {table} WHERE edition_id = ? AND {column} = ? AND text_id = ?",
+            [edition_id, key_, text_id],
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+
+def stored_alignment(
+    conn: sqlite3.Connection,
+    old_id: int,
+    new_id: int,
+    kind: Kind,
+    old: Sequence[Item],
+    new: Sequence[Item],
+) -> Alignment | None:
+    """The alignment of two consecutive editions as stored at ingest; None if the new one
+    was not aligned with the old one (they are not neighbours)."""
+    row = conn.execute(
+        "SELECT previous_id FROM alignments WHERE edition_id = ?", [new_id]
+    ).fetchone()
+    if row is None or row[0] != old_id:
+        return None
+    pairs: dict[int, int] = {}
+    added: list[int] = []
+    removed: list[int] = []
+    explicit_old: set[int] = set()
+    explicit_new: set[int] = set()
+    for seq, old_seq in conn.execute(
+        "SELECT seq, old_seq FROM lineage WHERE edition_id = ? AND kind = ?", [new_id, kind]
+    ):
+        if seq is not None:
+            explicit_new.add(seq)
+        if old_seq is not None:
+            explicit_old.add(old_seq)
+        if seq is None:
+            removed.append(old_seq)
+        elif old_seq is None:
+            added.append(seq)
+        else:
+            pairs[old_seq] = seq
+    namesakes = {(item.key, item.text_id): i for i, item in enumerate(old) if i not in explicit_old}
+    for j, item in enumerate(new):
+        if j not in explicit_new:
+            i = namesakes.get((item.key, item.text_id))
+            if i is not None:
+                pairs[i] = j
+    return Alignment(
+        pairs=tuple(sorted(pairs.items(), key=lambda pair: pair[1])),
+        removed=tuple(sorted(removed)),
+        added=tuple(sorted(added)),
+    )

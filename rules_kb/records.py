@@ -1,0 +1,510 @@
+"""What the public API returns: frozen records with the SPEC's JSON shape.
+
+Every face (the command line, the MCP server, the web edition) reads these and only
+these; `as_json()` is the document that `--json` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RuleKind = Literal["section", "chapter", "rule", "subrule"]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRecord:
+    """A rule of one edition with its examples, its subrules (nested) and what it cites."""
+
+    edition: str
+    """The edition's effective date."""
+    number: str
+    """As printed: "702.19", "702.19b", "702", "7"."""
+    kind: RuleKind
+    """section, chapter, rule or subrule."""
+    text: str
+    """The text after the number (a heading's title for sections and chapters)."""
+    parent: str | None
+    """The number of the enclosing node; None for sections."""
+    examples: tuple[str, ...] = ()
+    """The example texts, without the leading "Example: "."""
+    cites: tuple[str, ...] = ()
+    """Numbers (and glossary terms) its text and examples cite, in order."""
+    children: tuple[RuleRecord, ...] = ()
+    """Its subrules (or a chapter's rules), in document order."""
+    previous: str | None = None
+    """The sibling before it; None for the first."""
+    next: str | None = None
+    """The sibling after it; None for the last."""
+    seq: int = 0
+    """Its position in the edition."""
+    occurrence: int = 1
+    """Which record with this number it is (1 unless the edition prints the number twice)."""
+    repeats: tuple[RuleRecord, ...] = ()
+    """The other records the edition prints with the same number, in document order."""
+
+    def walk(self) -> Iterator[RuleRecord]:
+        """This rule and all its descendants, in document order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `rule --json`."""
+        document = {"edition": self.edition, **self._node()}
+        document["previous"] = self.previous
+        document["next"] = self.next
+        if self.repeats:
+            document["occurrence"] = self.occurrence
+            document["occurrences"] = len(self.repeats) + 1
+            document["repeats"] = [
+                {
+                    **repeat._node(),
+                    "occurrence": repeat.occurrence,
+                    "previous": repeat.previous,
+                    "next": repeat.next,
+                }
+                for repeat in self.repeats
+            ]
+        return document
+
+    def _node(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "text": self.text,
+            "parent": self.parent,
+            "examples": list(self.examples),
+            "cites": list(self.cites),
+            "children": [child._node() for child in self.children],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryRecord:
+    """A glossary entry of one edition."""
+
+    edition: str
+    """The edition's effective date."""
+    term: str
+    """The heading as printed ("Kicker, Kicked")."""
+    text: str
+    """The definition; numbered senses and paragraphs separated by newlines."""
+    rules: tuple[str, ...] = ()
+    """The rule numbers the definition cites."""
+    see: tuple[GlossaryRecord, ...] = ()
+    """The entries its "See X." sends the reader to, followed (one level)."""
+    query: str = ""
+    """What was asked for."""
+    match: Literal["exact", "name", "fuzzy", "rule"] = "exact"
+    """How the query was matched: the heading, one of its names, a near spelling."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `define --json`."""
+        document: dict[str, Any] = {
+            "edition": self.edition,
+            "term": self.term,
+            "text": self.text,
+            "rules": list(self.rules),
+            "match": self.match,
+        }
+        if self.see:
+            document["see"] = [entry.as_json() for entry in self.see]
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class SetRelease:
+    """The set release an edition accompanies."""
+
+    code: str
+    """The set code, "BRO"."""
+    name: str
+    """The set's name, "The Brothers' War"."""
+
+
+@dataclass(frozen=True, slots=True)
+class EditionRecord:
+    """One stored edition with its counts and warnings."""
+
+    edition: str
+    """The effective date."""
+    title: str
+    """The document's first line."""
+    rules: int
+    """Rule and subrule rows."""
+    examples: int
+    """Examples."""
+    glossary: int
+    """Glossary entries."""
+    sha256: str
+    """Digest of the file as read."""
+    source: str
+    """The file name it was read from."""
+    encoding: str
+    """The encoding its bytes were read with."""
+    body_lines: int
+    """Non-blank lines after the table of contents."""
+    unparsed: int
+    """Body lines no record took (0 for every shared edition)."""
+    warnings: tuple[str, ...]
+    """Damage and oddities found while reading, one sentence each."""
+    set: SetRelease | None = None
+    """The set release it accompanies, from the catalogue."""
+
+    def as_json(self) -> dict[str, Any]:
+        """One element of `editions --json`."""
+        return {
+            "edition": self.edition,
+            "title": self.title,
+            "rules": self.rules,
+            "examples": self.examples,
+            "glossary": self.glossary,
+            "sha256": self.sha256,
+            "source": self.source,
+            "encoding": self.encoding,
+            "body_lines": self.body_lines,
+            "unparsed": self.unparsed,
+            "warnings": list(self.warnings),
+            "set": None if self.set is None else {"code": self.set.code, "name": self.set.name},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One node on the far side of a rule's references, with the first reference to it."""
+
+    kind: Literal["rule", "glossary"]
+    """A numbered node, or a glossary entry."""
+    key: str
+    """Its number, or its term."""
+    exists: bool
+    """Whether it is in the edition."""
+    source: Literal["rule", "example", "glossary"]
+    """Where the citing text is: a rule's text, one of its examples, a definition."""
+    raw: str
+    """The reference as printed, "rules 603.7d–f"."""
+    snippet: str
+    """The reference with some of the citing text around it, on one line."""
+    citing: str = ""
+    """For `cited_by`: the number (or term) of the citing rule or entry."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of one entry of `cites` / `cited_by`."""
+        document: dict[str, Any] = {"number": self.key if self.kind == "rule" else None}
+        if self.kind == "glossary":
+            document["term"] = self.key
+        document.update(
+            kind=self.kind, exists=self.exists, source=self.source, raw=self.raw,
+            snippet=self.snippet,
+        )  # fmt: skip
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class References:
+    """What a rule cites and what cites it, in one edition."""
+
+    edition: str
+    """The edition's effective date."""
+    number: str
+    """The rule asked about."""
+    exists: bool
+    """Whether the edition has it (a missing rule may still be cited)."""
+    cites: tuple[Edge, ...]
+    """What its text and examples cite."""
+    cited_by: tuple[Edge, ...]
+    """The rules and glossary entries that cite it."""
+    subtree: tuple[str, ...] = ()
+    """The numbers whose references are included: the rule and, with subrules, its subtree."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `refs --json`."""
+        return {
+            "edition": self.edition,
+            "number": self.number,
+            "exists": self.exists,
+            "cites": [edge.as_json() for edge in self.cites],
+            "cited_by": [edge.as_json() for edge in self.cited_by],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Dangling:
+    """A reference whose target the edition does not have."""
+
+    source: str
+    """The citing rule's number or entry's term."""
+    kind: Literal["rule", "example", "glossary"]
+    """Where the citing text is."""
+    raw: str
+    """The reference as printed."""
+    target: str
+    """What it names."""
+    target_kind: Literal["rule", "glossary"]
+    """A number or a glossary term."""
+
+    def as_json(self) -> dict[str, str]:
+        """The SPEC shape of one dangling reference."""
+        return {
+            "from": self.source,
+            "in": self.kind,
+            "raw": self.raw,
+            "target": self.target,
+            "target_kind": self.target_kind,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Anomaly:
+    """A numbering oddity: a gap, a duplicate, a number out of order, a skipped letter."""
+
+    number: str
+    """The number where it shows."""
+    problem: str
+    """What is odd, in words."""
+
+    def as_json(self) -> dict[str, str]:
+        """{"number", "problem"}."""
+        return {"number": self.number, "problem": self.problem}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """Dangling references and numbering anomalies of one edition."""
+
+    edition: str
+    """The edition's effective date."""
+    references: int
+    """References found."""
+    resolved: int
+    """References whose target exists."""
+    dangling: tuple[Dangling, ...]
+    """The others."""
+    anomalies: tuple[Anomaly, ...]
+    """Numbering oddities, in document order."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `check --json`."""
+        return {
+            "edition": self.edition,
+            "references": self.references,
+            "resolved": self.resolved,
+            "dangling": [item.as_json() for item in self.dangling],
+            "anomalies": [item.as_json() for item in self.anomalies],
+        }
+
+
+WhereStatus = Literal["same", "moved", "removed", "not_yet"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One stretch of a rule's line of descent under one number."""
+
+    edition: str
+    """The first edition (between the two asked about) in which it had this number."""
+    number: str
+    """Its number (or term) from then on."""
+
+    def as_json(self) -> dict[str, str]:
+        """{"edition", "number"}."""
+        return {"edition": self.edition, "number": self.number}
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """The counterpart of one edition's rule in another edition, through the lineage."""
+
+    from_edition: str
+    """The edition the number was given for."""
+    number: str
+    """The number asked about."""
+    to_edition: str
+    """The edition looked in."""
+    now: str | None
+    """Its number there; None when it was removed or did not exist yet."""
+    status: WhereStatus
+    """same, moved, removed (with `removed_in`), not_yet (with `introduced_in`)."""
+    text_changed: bool
+    """Whether its wording changed on the way (typography aside)."""
+    steps: tuple[Step, ...]
+    """Each number it had on the way, in the direction of travel."""
+    removed_in: str | None = None
+    """The first edition without it, going forwards."""
+    introduced_in: str | None = None
+    """The first edition with it."""
+    text: str = ""
+    """Its text in the edition it was given for."""
+    now_text: str | None = None
+    """Its text in the edition looked in."""
+    kind: Literal["rule", "glossary"] = "rule"
+    """A rule number, or a glossary term."""
+    homonym: str | None = None
+    """The text of another rule that has the asked-about number in the edition looked in."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `where --json`."""
+        name = "term" if self.kind == "glossary" else "number"
+        document: dict[str, Any] = {
+            "from": {"edition": self.from_edition, name: self.number},
+            "to": {"edition": self.to_edition, name: self.now},
+            "status": self.status,
+            "text_changed": self.text_changed,
+            "steps": [step.as_json() for step in self.steps],
+        }
+        if self.removed_in:
+            document["removed_in"] = self.removed_in
+        if self.introduced_in:
+            document["introduced_in"] = self.introduced_in
+        if self.homonym is not None:
+            document["homonym"] = {"number": self.number, "text": self.homonym}
+        return document
+
+
+CitationStatus = Literal["current", "changed", "moved", "removed", "unknown"]
+#: What `cite --check` counts as stale: the number no longer leads to the rule meant.
+STALE: frozenset[str] = frozenset({"moved", "removed", "unknown"})
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One CR citation found in a document, checked against the lineage."""
+
+    raw: str
+    """The citation as written, "rule 702.17b" (a list or range is one citation per number)."""
+    line: int
+    """1-based line of the number in the document."""
+    column: int
+    """1-based column of the number."""
+    number: str
+    """The number cited."""
+    status: CitationStatus
+    """current, changed (same number, other wording), moved, removed, unknown (no such rule
+    in the edition in force when the document was written)."""
+    now: str | None
+    """The number in the edition checked against; None when removed or unknown."""
+    text_changed: bool
+    """Whether the wording changed since (typography aside)."""
+    start: int = 0
+    """Offset of the number in the document."""
+    end: int = 0
+    """Offset just after the number."""
+    removed_in: str | None = None
+    """For removed citations: the first edition without the rule."""
+    then: str = ""
+    """The rule's text when the document was written."""
+    text: str | None = None
+    """Its text in the edition checked against."""
+
+    @property
+    def stale(self) -> bool:
+        """Whether the number no longer leads to the rule the document meant."""
+        return self.status in STALE
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of one citation."""
+        document: dict[str, Any] = {
+            "raw": self.raw,
+            "line": self.line,
+            "column": self.column,
+            "number": self.number,
+            "status": self.status,
+            "now": self.now,
+            "text_changed": self.text_changed,
+        }
+        if self.removed_in:
+            document["removed_in"] = self.removed_in
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class CitationReport:
+    """Every citation of a document, checked."""
+
+    as_of: str
+    """The edition in force when the document was written."""
+    to: str
+    """The edition checked against."""
+    citations: tuple[Citation, ...]
+    """In document order."""
+    fixed: str = ""
+    """The document with every moved citation renumbered and nothing else changed."""
+
+    @property
+    def stale(self) -> tuple[Citation, ...]:
+        """The citations that need attention."""
+        return tuple(citation for citation in self.citations if citation.stale)
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `cite --json` for one document."""
+        return {
+            "as_of": self.as_of,
+            "to": self.to,
+            "citations": [citation.as_json() for citation in self.citations],
+        }
+
+
+IngestStatus = Literal["added", "replaced", "unchanged"]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    """What one ingest did."""
+
+    date: str
+    """The edition's effective date."""
+    status: IngestStatus
+    """Added anew, replaced an edition of the same date, or already present."""
+    rules: int
+    """Rule and subrule rows of the edition."""
+    examples: int
+    """Examples of the edition."""
+    glossary: int
+    """Glossary entries of the edition."""
+    unparsed: int
+    """Body lines no record took."""
+    warnings: tuple[str, ...]
+    """Warnings stored with the edition."""
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOutcome:
+    """What happened to one file (or download) given to ingest: a result, or an error."""
+
+    source: str
+    """The file's name (or path as given)."""
+    result: IngestResult | None = None
+    """What was stored; None when it failed."""
+    error: str | None = None
+    """One line saying why it failed."""
+
+    def as_json(self) -> dict[str, Any]:
+        """One element of `ingest --json`."""
+        result = self.result
+        return {
+            "source": self.source,
+            "edition": result.date if result else None,
+            "status": result.status if result else "failed",
+            "rules": result.rules if result else 0,
+            "examples": result.examples if result else 0,
+            "glossary": result.glossary if result else 0,
+            "unparsed": result.unparsed if result else 0,
+            "warnings": list(result.warnings) if result else [],
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What `show` found for a query: a rule, a glossary entry, or search results."""
+
+    type: Literal["rule", "glossary", "search"]
+    """Which of the three it is."""
+    value: Any = field(default=None)
+    """The RuleRecord, GlossaryRecord or search Results."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The record's JSON with a `type` field first."""
+        return {"type": self.type, **self.value.as_json()}

@@ -1,0 +1,406 @@
+"""Lineage stored at ingest: history, where, redirects, cite and diffs read from it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import rules_kb
+from rules_kb import lineage, store
+from rules_kb.errors import UnknownRule, UnknownTerm
+from rules_kb.typography import key, same_wording
+from tests.conftest import SHARED, downgrade, ok_cli, run_cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+#: Three real editions: the middle one rewrote 117.9b in place.
+TRIO = ["2019-01-25", "2019-05-03", "2019-06-14"]
+
+
+def lineage_rows(path: Path) -> list[tuple[object, ...]]:
+    """The stored pairs by edition date, number and term (ids differ between databases)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT * FROM lineage_changes").fetchall()
+        aligned = conn.execute(
+            "SELECT e.date, p.date FROM alignments a JOIN editions e ON e.id = a.edition_id"
+            " LEFT JOIN editions p ON p.id = a.previous_id"
+        ).fetchall()
+    finally:
+        conn.close()
+    return sorted(rows, key=repr) + sorted(aligned, key=repr)
+
+
+def ingest(path: Path, days: list[str], *, replace: bool = False) -> None:
+    kb = rules_kb.open(path)
+    outcomes = kb.ingest_files(
+        [SHARED / f"{day}.txt" for day in days], replace=replace, index=False
+    )
+    assert all(outcome.result for outcome in outcomes), outcomes
+
+
+@pytest.fixture(scope="module")
+def trio(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Path:
+    path = tmp_path_factory.mktemp("trio") / "in-order.db"
+    ingest(path, TRIO)
+    return path
+
+
+@pytest.fixture(scope="module")
+def kb(all_editions_db: Path) -> rules_kb.KnowledgeBase:
+    return rules_kb.open(all_editions_db)
+
+
+# typography ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("the player's turn", "the player’s turn"),  # apostrophe
+        ('called "enchanted."', "called “enchanted.”"),  # double quotes
+        ("see rules 603.7d-f", "see rules 603.7d–f"),  # en dash
+        ("permanent -- see below", "permanent—see below"),  # double hyphen, em dash, spaces
+        ("a player?s life", "a player’s life"),  # "?" a damaged copy left for a quote
+        ("a \ufffd b", "a - b"),  # a replacement character for a dash
+        ("Magic: The Gathering(tm)", "Magic: The Gathering™"),  # trademark spelled out
+        ("Magic: The Gathering™ rules", "Magic: The Gathering rules"),  # sign dropped
+        ("and so on...", "and so on…"),  # ellipsis
+        ("Most _Magic_ tournaments", "Most Magic tournaments"),  # italic markup
+        ("two  spaces\nand a break", "two spaces and a break"),  # white space
+        ("no\u00a0break", "no break"),  # no-break space
+    ],
+)
+def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
+    assert key(old) == key(new)
+    assert same_wording(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Alternative costs are always optional.", "Alternative costs are generally optional."),
+        ("nontoken creature", "non token creature"),
+        ("gets +1/+1", "gets -1/-1"),
+        ("snake_case stays", "snakecase stays"),
+        ("Flying", "flying"),
+    ],
+)
+def test_wording_changes_are_not_typography(old: str, new: str) -> None:
+    assert not same_wording(old, new)
+
+
+# storing --------------------------------------------------------------------------------
+
+
+def test_lineage_is_stored_at_ingest_with_a_status(trio: Path) -> None:
+    conn = sqlite3.connect(trio)
+    try:
+        statuses = {row[0] for row in conn.execute("SELECT status FROM lineage")}
+        rewritten = conn.execute(
+            "SELECT status, key, old_key FROM lineage_changes WHERE edition = '2019-05-03'"
+            " AND kind = 'rule' AND key = '117.9b'"
+        ).fetchall()
+        aligned = conn.execute("SELECT count(*) FROM alignments").fetchone()[0]
+    finally:
+        conn.close()
+    assert statuses <= {
+        "same",
+        "typography",
+        "changed",
+        "moved",
+        "moved_changed",
+        "added",
+        "removed",
+    }
+    assert {"changed", "typography"} <= statuses
+    assert rewritten == [("changed", "117.9b", "117.9b")]
+    assert aligned == 3
+
+
+def test_inserting_an_edition_between_two_realigns_its_neighbours(
+    trio: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "inserted.db"
+    ingest(path, [TRIO[0], TRIO[2]])
+    before = lineage_rows(path)
+    ingest(path, [TRIO[1]])
+    assert lineage_rows(path) == lineage_rows(trio)
+    assert lineage_rows(path) != before
+
+
+def test_newest_first_gives_the_same_lineage(trio: Path, tmp_path: Path) -> None:
+    path = tmp_path / "reversed.db"
+    ingest(path, list(reversed(TRIO)))
+    assert lineage_rows(path) == lineage_rows(trio)
+
+
+def test_replace_realigns_both_neighbours(trio: Path, tmp_path: Path) -> None:
+    path = tmp_path / "replaced.db"
+    ingest(path, TRIO)
+    ingest(path, [TRIO[1]], replace=True)
+    assert lineage_rows(path) == lineage_rows(trio)
+
+
+def test_the_migration_fills_lineage_for_an_existing_database(trio: Path, tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    ingest(path, TRIO)
+    db = store.open_db(path)
+    downgrade(db, 3)
+    db.close()
+    calls: list[tuple[str, int]] = []
+    ticks: list[int] = []
+
+    def progress(label: str, total: int):  # type: ignore[no-untyped-def]
+        calls.append((label, total))
+        return lambda count, _note: ticks.append(count)
+
+    store.open_db(path, progress).close()
+    assert ("aligning editions", 3) in calls and sum(ticks) == 3
+    assert lineage_rows(path) == lineage_rows(trio)
+
+
+def test_a_failed_ingest_writes_no_lineage(
+    trio: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "failing.db"
+    ingest(path, [TRIO[0], TRIO[2]])
+    before = lineage_rows(path)
+
+    def broken(_conn: sqlite3.Connection, _edition_id: int) -> None:
+        raise RuntimeError("aligner failed half-way")
+
+    monkeypatch.setattr(lineage, "link", broken)
+    kb = rules_kb.open(path)
+    with pytest.raises(RuntimeError):
+        kb.ingest(SHARED / f"{TRIO[1]}.txt")
+    assert lineage_rows(path) == before
+    assert [record.edition for record in rules_kb.open(path).editions()] == [TRIO[2], TRIO[0]]
+
+
+# history ------------------------------------------------------------------------------
+
+
+def test_history_of_a_subrule_follows_its_own_line_back_to_502(kb: rules_kb.KnowledgeBase) -> None:
+    found = kb.history("702.19b")
+    numbers = [version.key for version in found.versions]
+    assert numbers[0] == "702.19b" and numbers[-1] == "502.9b"
+    assert {"702.18b", "702.17b"} <= set(numbers)
+    assert found.introduced_in == "1999-04-23"
+    assert found.versions[-1].words is None and found.versions[0].words
+
+
+def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
+    found = kb.history("kicker")
+    terms = [version.key for version in found.versions]
+    assert terms[0] == "Kicker, Kicked" and terms[-1] == "Kicker"
+    assert found.introduced_in.startswith("2001")
+    renamed = next(v for v in found.versions if v.key == "Kicker, Kicked" and v.status != "changed")
+    assert renamed.first == "2009-09-04"
+
+
+def test_history_of_118_9b_reaches_the_2019_01_25_wording(kb: rules_kb.KnowledgeBase) -> None:
+    found = kb.history("118.9b")
+    older = next(v for v in found.versions if v.last == "2019-01-25")
+    assert older.key == "117.9b"
+    assert older.text == "Alternative costs are always optional."
+
+
+def test_history_merges_typography_only_neighbours(kb: rules_kb.KnowledgeBase) -> None:
+    for number in ("302.6", "702.19a", "100.1"):
+        found = kb.history(number)
+        for newer, older in zip(found.versions, found.versions[1:], strict=False):
+            if newer.key == older.key:
+                assert not same_wording(newer.text, older.text) or newer.examples != older.examples
+        assert any(len(version.forms) > 1 for version in found.versions), number
+
+
+def test_history_as_of_an_edition_and_with_subrules(kb: rules_kb.KnowledgeBase) -> None:
+    old = kb.history("702.17", "2010-06-18")
+    assert old.key == "702.17" and old.versions[0].last == "2026-08-07"
+    assert old.versions[0].key == "702.19"
+    whole = kb.history("702.19", subrules=True)
+    assert [h.key for h in whole.subrules][:3] == ["702.19a", "702.19b", "702.19c"]
+
+
+def test_history_cli_json_and_pipe(all_editions_db: Path) -> None:
+    document = json.loads(ok_cli("history", "702.19b", "--json", "--db", all_editions_db).stdout)
+    assert document["introduced_in"] == "1999-04-23"
+    assert document["versions"][0]["number"] == "702.19b"
+    assert any(v["words"] for v in document["versions"][:-1])
+    text = ok_cli("history", "702.19b", "--db", all_editions_db).stdout
+    assert "[-" in text and "{+" in text and "introduced in 1999-04-23" in text
+
+
+# redirects and where ------------------------------------------------------------------
+
+
+def test_an_old_number_says_where_it_went(all_editions_db: Path) -> None:
+    result = run_cli("rule", "502.9", "--db", all_editions_db)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "rules-kb: no rule 502.9 in 2026-08-07; 502.9 Trample (1999-04-23 … 2009-05-01)"
+        " is now 702.19"
+    )
+    back = run_cli("rule", "702.19", "-e", "2003-01-01", "--db", all_editions_db)
+    assert back.exit_code == 1 and "was then 502.9" in back.stderr
+
+
+def test_a_removed_term_says_when(kb: rules_kb.KnowledgeBase) -> None:
+    with pytest.raises(UnknownTerm, match=r"Substance: in the glossary 2005-10-01 … 2009-05-01"):
+        kb.define("Substance")
+
+
+def test_where_backwards_and_forwards(kb: rules_kb.KnowledgeBase) -> None:
+    back = kb.where("702.19", to="2009-05-01")
+    assert back.as_json() == {
+        "from": {"edition": "2026-08-07", "number": "702.19"},
+        "to": {"edition": "2009-05-01", "number": "502.9"},
+        "status": "moved",
+        "text_changed": False,
+        "steps": [
+            {"edition": "2013-07-13", "number": "702.19"},
+            {"edition": "2011-06-17", "number": "702.18"},
+            {"edition": "2009-07-11", "number": "702.17"},
+            {"edition": "2009-05-01", "number": "502.9"},
+        ],
+    }
+    forward = kb.where("702.85a", "2010-06-18")
+    assert (forward.now, forward.status) == ("702.88a", "moved")
+    assert forward.homonym is not None and forward.homonym.startswith("Cascade")
+
+
+def test_where_removed_and_not_yet(kb: rules_kb.KnowledgeBase) -> None:
+    removed = kb.where("504.2", "2010-06-18")
+    assert (removed.status, removed.now, removed.removed_in) == ("removed", None, "2016-09-30")
+    assert removed.homonym is not None  # 504.2 is another rule today
+    young = kb.where("702.19", to="1999-11-01")
+    assert young.status == "moved" and young.now == "502.9"
+    newer = (
+        kb.where("702.190", to="2020-01-24")
+        if kb.lineage.rule_seq("702.190", "2026-08-07")
+        else None
+    )
+    if newer is not None:
+        assert newer.status == "not_yet" and newer.introduced_in > "2020-01-24"
+    with pytest.raises(UnknownRule):
+        kb.where("799.99")
+
+
+def test_where_cli(all_editions_db: Path) -> None:
+    result = ok_cli("where", "702.85a", "-e", "2010-06-18", "--db", all_editions_db)
+    assert "702.88a" in result.stdout and "another rule" in result.stdout
+    document = json.loads(
+        ok_cli("where", "702.19", "--to", "2009-05-01", "--json", "--db", all_editions_db).stdout
+    )
+    assert document["to"]["number"] == "502.9"
+
+
+# cite ---------------------------------------------------------------------------------
+
+ARTICLE = FIXTURES / "cite" / "article-2010.md"
+#: What the raw editions say of each citation of the article (checked by reading them).
+EXPECTED = {
+    "702.17b": ("moved", "702.19b", True),
+    "702.17a": ("moved", "702.19a", False),  # only its quotes were made curly
+    "702.2a": ("current", "702.2a", False),
+    "303.4b": ("current", "303.4b", False),
+    "702.85a": ("moved", "702.88a", False),
+    "614.1d": ("changed", "614.1d", True),
+    "504.2": ("removed", None, False),
+    "702.999": ("unknown", None, False),
+}
+
+
+def test_cite_reports_every_citation_of_an_article(kb: rules_kb.KnowledgeBase) -> None:
+    report = kb.cite(ARTICLE.read_text("utf-8"), as_of="2010-06-18")
+    found = {c.number: (c.status, c.now, c.text_changed) for c in report.citations}
+    assert found == EXPECTED
+    assert [c.number for c in report.citations].count("702.17b") == 2  # "rule" and a range end
+    removed = next(c for c in report.citations if c.number == "504.2")
+    assert removed.removed_in == "2016-09-30"
+    trample = next(c for c in report.citations if c.raw == "see rule 702.17b")
+    assert (trample.line, trample.column) == (5, 19)
+
+
+def test_cite_fix_rewrites_exactly_the_moved_citations(kb: rules_kb.KnowledgeBase) -> None:
+    text = ARTICLE.read_text("utf-8")
+    fixed = kb.cite(text, as_of="2010-06-18").fixed
+    expected = (
+        text.replace("rule 702.17b", "rule 702.19b")
+        .replace("rules 702.17a–b", "rules 702.19a–b")
+        .replace("CR 702.85a", "CR 702.88a")
+    )
+    assert fixed == expected
+
+
+def test_cite_cli_check_json_and_bad_input(all_editions_db: Path, tmp_path: Path) -> None:
+    args = ["cite", str(ARTICLE), "--as-of", "2010-06-18", "--db", str(all_editions_db)]
+    assert run_cli(*args, "--check").exit_code == 3
+    document = json.loads(ok_cli(*args, "--json").stdout)
+    assert document["as_of"] == "2010-06-18" and document["to"] == "2026-08-07"
+    assert {"raw", "line", "column", "number", "status", "now", "text_changed"} <= set(
+        document["citations"][0]
+    )
+    out = tmp_path / "fixed.md"
+    ok_cli(*args, "--fix", "-o", str(out))
+    assert "CR 702.88a" in out.read_text("utf-8")
+    current = tmp_path / "current.md"
+    current.write_text("Deathtouch: see rule 702.2a.\n", "utf-8")
+    assert run_cli("cite", str(current), "--check", "--db", str(all_editions_db)).exit_code == 0
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    for bad in ([str(binary)], [str(current), "--as-of", "1990-01-01"]):
+        result = run_cli("cite", *bad, "--db", str(all_editions_db))
+        assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.output
+
+
+# diffs from the lineage -----------------------------------------------------------------
+
+
+def test_diff_counts_typography_and_lists_only_real_changes(all_editions_db: Path) -> None:
+    document = json.loads(
+        ok_cli("diff", "2018-10-05", "2019-01-25", "--json", "--db", all_editions_db).stdout
+    )
+    summary = document["summary"]
+    assert summary["typography"] > 1000
+    real = [c for c in document["changes"] if c["kind"] != "glossary"]
+    assert 0 < len(real) < 100
+    assert all(c["type"] != "typography" for c in document["changes"])
+    assert "114.6" in {c["new_number"] for c in real}
+    listed = json.loads(
+        ok_cli(
+            "diff", "2018-10-05", "2019-01-25", "--typography", "--json", "--db", all_editions_db
+        ).stdout
+    )
+    assert (
+        sum(c["type"] == "typography" for c in listed["changes"])
+        == summary["typography"] + (summary["glossary"]["typography"])
+    )
+
+
+def test_consecutive_diff_reads_the_stored_pairs(kb: rules_kb.KnowledgeBase) -> None:
+    stored = kb.diff("2019-01-25", "2019-05-03")
+    direct = kb.diff("2019-01-25", "2019-06-14")
+    assert stored.stored and not direct.stored
+    rewritten = next(c for c in stored.rules if c.new_key == "117.9b")
+    assert rewritten.type == "changed" and rewritten.old_key == "117.9b"
+
+
+def test_diff_rule_matches_the_old_number(all_editions_db: Path) -> None:
+    document = json.loads(
+        ok_cli(
+            "diff",
+            "2013-05-01",
+            "2013-07-13",
+            "--rule",
+            "702.18",
+            "--json",
+            "--db",
+            all_editions_db,
+        ).stdout
+    )
+    olds = {c["old_number"] for c in document["changes"]}
+    assert olds and all(number and number.startswith("702.18") for number in olds)
