@@ -21,14 +21,18 @@ from rules_kb.progress import Progress, silent
 from rules_kb.records import (
     CheckReport,
     CitationReport,
+    Contents,
     EditionRecord,
     GlossaryRecord,
     IngestOutcome,
     IngestResult,
+    Link,
+    Redirect,
     References,
     RuleRecord,
     SetRelease,
     Shown,
+    Target,
     Where,
 )
 
@@ -88,6 +92,7 @@ class KnowledgeBase:
         self._reader: Reader | None = None
         self._lineage: Lineage | None = None
         self._index: Any = None
+        self._resolvers: dict[str, Any] = {}
 
     # lifetime ---------------------------------------------------------------------------
 
@@ -96,6 +101,7 @@ class KnowledgeBase:
         if self._reader is not None:
             self._reader.close()
         self._reader = self._lineage = self._index = None
+        self._resolvers = {}
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -356,6 +362,56 @@ class KnowledgeBase:
         if found.rules:
             return found.rules[0]
         raise UnknownRule(f"the glossary entry {found.term!r} cites no rule in {day}")
+
+    # whole editions, for exports --------------------------------------------------------
+
+    def contents(self, edition: str = "latest") -> Contents:
+        """Every record of an edition: its sections with their rules nested, its glossary."""
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            glossary = tuple(reader.entry(term, text, day) for term, text in reader.glossary(day))
+            return Contents(day, reader.title(day), tuple(reader.tree(day)), glossary)
+
+    def references_in(
+        self, text: str, edition: str = "latest", *, glossary: bool = False
+    ) -> tuple[Link, ...]:
+        """The references inside a text, resolved in an edition: where each is and what it
+        names ("rules 603.7d–f" names 603.7d, 603.7e and 603.7f). With `glossary`, the
+        glossary's "See X." cross-references too."""
+        from rules_kb import refs
+
+        day = self.edition(edition)
+        resolver = self._resolvers.get(day)
+        if resolver is None:
+            with self._snapshot() as reader:
+                numbers = reader.numbers(day)
+                terms = [term for term, _ in reader.glossary(day)]
+            resolver = self._resolvers[day] = refs.Resolver(numbers, terms)
+        return tuple(
+            Link(
+                citation.start,
+                citation.end,
+                citation.raw,
+                tuple(
+                    Target(citation.kind, target, exists)
+                    for target, exists in resolver.targets(citation)
+                ),
+            )
+            for citation in refs.find(text, glossary)
+        )
+
+    def histories(self, edition: str = "latest", *, glossary: bool = False) -> Iterator[History]:
+        """The history of every rule (or glossary entry) of an edition, in document order;
+        one pass over the lineage, for exports."""
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            yield from self.lineage.histories(day, "glossary" if glossary else "rule")
+
+    def redirects(self, edition: str = "latest") -> tuple[Redirect, ...]:
+        """Every rule number another stored edition had and this one lacks, with what the
+        rule is called in this edition (or when it was removed)."""
+        with self._snapshot() as reader:
+            return tuple(self.lineage.redirects(reader.resolve_edition(edition)))
 
     # comparisons ------------------------------------------------------------------------
 

@@ -6,14 +6,15 @@ through indexed lookups: no edition is read whole and nothing is aligned here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
-from rules_kb.lineage import Kind, Lines, Node
+from rules_kb.lineage import Forest, Kind, Lines, Node, TextCache, forest
+from rules_kb.models import sort_key
 from rules_kb.query import Reader, find_term
-from rules_kb.records import Step, Where
+from rules_kb.records import Redirect, Step, Where
 from rules_kb.typography import key as wording
 
 WordOp = tuple[str, str]
@@ -124,6 +125,7 @@ class Lineage:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self.lines = Lines(reader.conn)
+        self._forests: dict[Kind, Forest] = {}
 
     # finding a record ---------------------------------------------------------------
 
@@ -191,15 +193,24 @@ class Lineage:
         return found
 
     def _history(
-        self, kind: Kind, line: Sequence[Node], query: str, edition: str, key: str
+        self,
+        kind: Kind,
+        line: Sequence[Node],
+        query: str,
+        edition: str,
+        key: str,
+        *,
+        example_ids: Callable[[Node], tuple[int, ...]] | None = None,
+        load: Callable[[list[int]], Mapping[int, str]] | None = None,
     ) -> History:
         from rules_kb.diff import word_diff
 
         dates = self.reader.dates()
-        date_of = {self.reader.edition_id(day): day for day in dates}
-        examples = {node: self._example_ids(node) for node in line} if kind == "rule" else {}
+        date_of = self._date_of()
+        ids_of = example_ids or self._example_ids
+        examples = {node: ids_of(node) for node in line} if kind == "rule" else {}
         ids = [node.text_id for node in line] + [i for ids in examples.values() for i in ids]
-        texts = self.reader.texts(ids)
+        texts = dict((load or self.reader.texts)(ids))
         groups: list[list[Node]] = []
         for node in line:
             content = _content(node, examples, texts)
@@ -249,6 +260,71 @@ class Lineage:
             introduced_in=date_of[line[0].edition_id],
             removed_in=removed,
         )
+
+    def _date_of(self) -> dict[int, str]:
+        return {self.reader.edition_id(day): day for day in self.reader.dates()}
+
+    # every line at once ---------------------------------------------------------------
+
+    def forest(self, kind: Kind) -> Forest:
+        """Every line of descent of one kind, computed once per Lineage."""
+        if kind not in self._forests:
+            self._forests[kind] = forest(self.reader.conn, kind)
+        return self._forests[kind]
+
+    def histories(self, edition: str, kind: Kind = "rule") -> Iterator[History]:
+        """The history of every record of an edition, in document order (one pass over the
+        lineage instead of one walk per record)."""
+        found = self.forest(kind)
+        edition_id = self.reader.edition_id(edition)
+        cache = TextCache(self.reader.conn)
+        for seq, item in enumerate(found.records[edition_id].items):
+            nodes = [
+                Node(eid, s, found.records[eid].items[s].key, found.records[eid].items[s].text_id,
+                     "same")
+                for eid, s in found.lines[found.line_of[edition_id, seq]]
+            ]  # fmt: skip
+            yield self._history(
+                kind, nodes, item.key, edition, item.key,
+                example_ids=lambda node: found.records[node.edition_id].examples.get(node.seq, ()),
+                load=cache,
+            )  # fmt: skip
+
+    def redirects(self, edition: str) -> Iterator[Redirect]:
+        """Every rule number some stored edition had and `edition` lacks, with where the
+        rule of its most recent holder is in `edition` (or when it was removed)."""
+        found = self.forest("rule")
+        date_of = self._date_of()
+        dates = self.reader.dates()
+        target = self.reader.edition_id(edition)
+        present = {item.key for item in found.records[target].items}
+        latest: dict[str, tuple[str, str, int, tuple[int, int]]] = {}
+        for number, line in enumerate(found.lines):
+            for run in _runs(
+                [Node(e, s, found.records[e].items[s].key, 0, "same") for e, s in line]
+            ):
+                key = run[0].key
+                if key in present:
+                    continue
+                first, last = date_of[run[0].edition_id], date_of[run[-1].edition_id]
+                if key not in latest or last > latest[key][1]:
+                    latest[key] = (first, last, number, (run[-1].edition_id, run[-1].seq))
+        cache = TextCache(self.reader.conn)
+        for key in sorted(latest, key=sort_key):
+            first, last, number, (eid, seq) = latest[key]
+            line = found.lines[number]
+            here = [s for e, s in line if e == target]
+            text = cache([found.records[eid].items[seq].text_id])
+            kept = text[found.records[eid].items[seq].text_id]
+            line_first, line_last = date_of[line[0][0]], date_of[line[-1][0]]
+            if here:
+                yield Redirect(key, kept, first, last, found.records[target].items[here[0]].key)
+            elif line_last < edition:
+                yield Redirect(
+                    key, kept, first, last, None, removed_in=dates[dates.index(line_last) + 1]
+                )
+            else:
+                yield Redirect(key, kept, first, last, None, introduced_in=line_first)
 
     def _example_ids(self, node: Node) -> tuple[int, ...]:
         return tuple(

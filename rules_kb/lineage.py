@@ -399,3 +399,46 @@ def stored_alignment(
         removed=tuple(sorted(removed)),
         added=tuple(sorted(added)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Forest:
+    """Every line of descent of one kind of record, computed in one pass over the stored
+    lineage (for exports that need every line at once, such as the web edition)."""
+
+    editions: tuple[int, ...]
+    """Edition ids in date order."""
+    records: Mapping[int, Records]
+    """Each edition's records."""
+    line_of: Mapping[tuple[int, int], int]
+    """(edition id, seq) -> line number."""
+    lines: tuple[tuple[tuple[int, int], ...], ...]
+    """Each line: its (edition id, seq) nodes, oldest first."""
+
+
+def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
+    """Every line of descent, following the stored pairs from the oldest edition on."""
+    ids = [row[0] for row in conn.execute("SELECT id FROM editions ORDER BY date")]
+    previous = dict(conn.execute("SELECT edition_id, previous_id FROM alignments"))
+    found: dict[int, Records] = {}
+    line_of: dict[tuple[int, int], int] = {}
+    lines: list[list[tuple[int, int]]] = []
+    for index, edition_id in enumerate(ids):
+        found[edition_id] = records(conn, edition_id, kind)
+        items = found[edition_id].items
+        before = ids[index - 1] if index else None
+        pairs: dict[int, int] = {}
+        if before is not None and previous.get(edition_id) == before:
+            alignment = stored_alignment(conn, before, edition_id, kind, found[before].items, items)
+            if alignment is not None:
+                pairs = {j: i for i, j in alignment.pairs}
+        for seq in range(len(items)):
+            old = pairs.get(seq)
+            if old is None:
+                line = len(lines)
+                lines.append([])
+            else:
+                line = line_of[before, old]  # type: ignore[index]
+            line_of[edition_id, seq] = line
+            lines[line].append((edition_id, seq))
+    return Forest(tuple(ids), found, line_of, tuple(tuple(line) for line in lines))

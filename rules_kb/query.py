@@ -266,13 +266,17 @@ class Reader:
         rows: list[tuple[Any, ...]],
         examples: dict[int, list[tuple[int, str]]],
     ) -> list[RuleRecord]:
-        """Records nested by parent, from rows in document order (the first is the root)."""
+        """Records nested by parent, from rows in document order: the roots (rows whose
+        parent is not among the rows before them), each with its subtree."""
         cites = self._cites(edition_id)
         children: dict[int, list[int]] = {}
+        roots: list[int] = []
         open_nodes: dict[str, int] = {}
         for index, (number, _kind, parent, _text, _seq, _text_id) in enumerate(rows):
             if index and parent in open_nodes:
                 children.setdefault(open_nodes[parent], []).append(index)
+            else:
+                roots.append(index)
             open_nodes[number] = index
 
         def build(index: int) -> RuleRecord:
@@ -293,7 +297,34 @@ class Reader:
                 seq=seq,
             )
 
-        return [build(0)]
+        return [build(root) for root in roots]
+
+    def tree(self, edition: str) -> list[RuleRecord]:
+        """Every rule of an edition, nested: its sections, each with its whole subtree."""
+        edition_id = self.edition_id(edition)
+        rows = [
+            tuple(row)
+            for row in self.conn.execute(
+                "SELECT r.number, r.kind, r.parent, t.text, r.seq, r.text_id FROM rules r"
+                " JOIN texts t ON t.id = r.text_id WHERE r.edition_id = ? ORDER BY r.seq",
+                [edition_id],
+            )
+        ]
+        examples: dict[int, list[tuple[int, str]]] = {}
+        for rule_seq, text_id, text in self.conn.execute(
+            "SELECT e.rule_seq, e.text_id, t.text FROM examples e JOIN texts t"
+            " ON t.id = e.text_id WHERE e.edition_id = ? ORDER BY e.rule_seq, e.seq",
+            [edition_id],
+        ):
+            examples.setdefault(rule_seq, []).append((text_id, text))
+        return self._build(edition, edition_id, rows, examples)
+
+    def title(self, edition: str) -> str:
+        """The document title an edition prints on its first line."""
+        row = self.conn.execute(
+            "SELECT title FROM editions WHERE id = ?", [self.edition_id(edition)]
+        ).fetchone()
+        return str(row[0] or "")
 
     def _neighbours(
         self, edition_id: int, number: str, parent: str | None, seq: int

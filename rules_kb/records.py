@@ -508,3 +508,68 @@ class Shown:
     def as_json(self) -> dict[str, Any]:
         """The record's JSON with a `type` field first."""
         return {"type": self.type, **self.value.as_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One thing a reference names, resolved in an edition."""
+
+    kind: Literal["rule", "glossary"]
+    """A numbered node, or a glossary entry."""
+    key: str
+    """Its number, or its term as the edition prints it."""
+    exists: bool
+    """Whether the edition has it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A reference inside a text: where it is and what it names."""
+
+    start: int
+    """Offset of the reference in the text."""
+    end: int
+    """Offset just after it."""
+    raw: str
+    """The reference as printed: "rules 603.7d–f", "See Typecycling"."""
+    targets: tuple[Target, ...]
+    """What it names, in order (a range names every number it spans)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contents:
+    """The whole of one edition: its rules nested under its sections, and its glossary."""
+
+    edition: str
+    """The edition's effective date."""
+    title: str
+    """The document's first line."""
+    sections: tuple[RuleRecord, ...]
+    """Sections 1-9, each with its chapters, rules and subrules nested."""
+    glossary: tuple[GlossaryRecord, ...]
+    """Every glossary entry in document order."""
+
+    def rules(self) -> Iterator[RuleRecord]:
+        """Every record in document order."""
+        for section in self.sections:
+            yield from section.walk()
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """A number an edition does not have but another stored edition had, and its fate."""
+
+    number: str
+    """The old number."""
+    text: str
+    """What the rule said when it last had that number."""
+    first: str
+    """The first edition that printed it under that number (on the line that had it last)."""
+    last: str
+    """The last edition that did."""
+    now: str | None
+    """Its number in the edition asked about; None when removed or not yet there."""
+    removed_in: str | None = None
+    """The first edition without the rule, when it was removed."""
+    introduced_in: str | None = None
+    """When the rule came later than the edition asked about."""
