@@ -12,9 +12,9 @@ import sys
 import typer
 
 from rules_kb.cli.app import app
-from rules_kb.cli.commands import compare, ingest, lookup, refs, search, update
+from rules_kb.cli.commands import compare, faces, ingest, lookup, refs, search, update
 
-__all__ = ["app", "compare", "ingest", "lookup", "main", "refs", "search", "update"]
+__all__ = ["app", "compare", "faces", "ingest", "lookup", "main", "refs", "search", "update"]
 
 #: How `rules-kb --help` lists the commands: by what a user wants to do, in that order.
 HELP_PANELS = {

@@ -1,0 +1,228 @@
+"""`rules-kb mcp`: the knowledge base as a Model Context Protocol server over stdio.
+
+Built on the official SDK (`mcp`, `MCPServer`); importing this module imports it, so
+only `rules-kb mcp` does. Every tool is a thin face over the
+public API: it calls one method and lays the record out as text that names the
+edition it comes from and quotes the rules exactly, with their numbers, so that an
+assistant can cite them. A failure is a tool error carrying the same one-line
+message as the command line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp_types import CallToolResult, TextContent
+
+from rules_kb.errors import RulesKbError
+from rules_kb.records import GlossaryRecord, RuleRecord
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from rules_kb.api import KnowledgeBase
+
+INSTRUCTIONS = (
+    "Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Quote"
+    " rules with their number and the edition each answer names; pass `edition` (a date,"
+    " 'latest', or a set code such as BRO) to answer for the rules in force at another time."
+)
+
+
+def server(kb: KnowledgeBase) -> MCPServer[Any]:
+    """An MCP server whose tools answer from `kb`."""
+    from mcp.server.mcpserver import MCPServer
+
+    from rules_kb import __version__
+
+    app: MCPServer[Any] = MCPServer(
+        "rules-kb", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    lock = threading.Lock()
+
+    def answer(work: Callable[[], str]) -> CallToolResult:
+        """Run one request against the knowledge base; a failure is a tool error whose text
+        is the command line's one-line message."""
+        with lock:
+            try:
+                text, failed = work(), False
+            except RulesKbError as error:
+                text, failed = " ".join(str(error).split()), True
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=failed)
+
+    @app.tool()
+    def rule(number: str, edition: str = "latest") -> CallToolResult:
+        """Quote a Comprehensive Rules rule with its subrules and examples, by number (702.19b)."""
+        return answer(lambda: rule_text(kb.rule(number, edition)))
+
+    @app.tool()
+    def define(term: str, edition: str = "latest") -> CallToolResult:
+        """Quote the glossary entry for a term (typos forgiven), or the rule a keyword names."""
+        return answer(lambda: definition_text(kb.define(term, edition)))
+
+    @app.tool()
+    def search(query: str, edition: str = "latest", limit: int = 10) -> CallToolResult:
+        """Search the rules, examples and glossary of an edition; hits come ranked with quotes."""
+        return answer(lambda: search_text(kb.search(query, edition, limit=max(1, min(limit, 50)))))
+
+    @app.tool()
+    def history(number_or_term: str, edition: str = "latest") -> CallToolResult:
+        """Show how a rule or glossary entry read in every edition, following renumbering."""
+        return answer(lambda: history_text(kb.history(number_or_term, edition)))
+
+    @app.tool()
+    def diff(old: str, new: str = "latest", rule: str | None = None) -> CallToolResult:
+        """List what changed between two editions (optionally for one rule), word by word."""
+        return answer(lambda: diff_text(kb.diff(old, new, rule=rule)))
+
+    @app.tool()
+    def where(number: str, edition: str = "latest", to: str = "latest") -> CallToolResult:
+        """Find the number a rule of one edition has in another edition (old citations)."""
+        return answer(lambda: where_text(kb.where(number, edition, to)))
+
+    @app.tool()
+    def cite(text: str, as_of: str = "latest", to: str = "latest") -> CallToolResult:
+        """Check the rule citations of a text written on `as_of` and say which are stale."""
+        return answer(lambda: cite_text(kb.cite(text, as_of, to)))
+
+    @app.tool()
+    def editions(edition: str = "latest") -> CallToolResult:
+        """List the stored editions (dates, sets, counts); `edition` marks the one it means."""
+        return answer(lambda: editions_text(kb, edition))
+
+    return app
+
+
+def run(path: Path) -> None:
+    """Serve the knowledge base at `path` over stdio until the client disconnects."""
+    import rules_kb
+
+    kb = rules_kb.open(path)
+    kb.dates()  # fail now, with one line, if there is no database
+    server(kb).run("stdio")
+
+
+# answers as text ---------------------------------------------------------------------
+
+
+def rule_text(record: RuleRecord) -> str:
+    """A rule quoted exactly, its subrules and examples under it, the edition named."""
+    lines = [f"Comprehensive Rules, edition {record.edition}"]
+    records = [record, *record.repeats]
+    if record.repeats:
+        lines.append(f"(this edition prints {record.number} {len(records)} times)")
+    for item in records:
+        for node in item.walk():
+            lines.append(f"{node.number} {node.text}")
+            lines.extend(f"Example: {example}" for example in node.examples)
+    return "\n".join(lines)
+
+
+def definition_text(record: GlossaryRecord | RuleRecord) -> str:
+    """A glossary entry quoted exactly (with the entries its "See X" points to)."""
+    if isinstance(record, RuleRecord):
+        return "Not in the glossary; the rule it names:\n" + rule_text(record)
+    entries = [record, *record.see]
+    body = "\n\n".join(f"{entry.term}\n{entry.text}" for entry in entries)
+    return f"Glossary, edition {record.edition}\n{body}"
+
+
+def search_text(results: Any) -> str:
+    """Ranked hits: number (or term) and the whole text, quoted exactly."""
+    where = results.filters.edition or "all editions"
+    lines = [f"{results.total} matches for {results.query!r} in {where}"]
+    if results.suggestion:
+        lines.append(f"(searched for the correction {results.suggestion!r})")
+    for hit in results.hits:
+        label = hit.label if hit.kind == "rule" else f"{hit.label} ({hit.kind})"
+        lines.append(f"{label}: {hit.text}")
+    return "\n".join(lines)
+
+
+def history_text(history: Any) -> str:
+    """Each version with its span of editions, its number and its text."""
+    lines = [f"History of {history.key} (as of {history.edition}), newest first"]
+    for version in history.versions:
+        span = (
+            version.first if version.first == version.last else f"{version.first} to {version.last}"
+        )
+        lines.append(f"{span}: {version.key} {version.text}")
+    if history.removed_in:
+        lines.append(f"Removed in {history.removed_in}.")
+    return "\n".join(lines)
+
+
+def diff_text(result: Any) -> str:
+    """The changes of a diff, each with its old and new text."""
+    summary = result.summary()
+    lines = [
+        f"Changes from edition {result.old} to edition {result.new}:"
+        f" {summary['changed']} changed, {summary['added']} added, {summary['removed']} removed,"
+        f" {summary['moved']} moved ({summary['typography']} typography-only changes not listed)"
+    ]
+    for change in (*result.rules, *result.glossary):
+        if change.type == "typography":
+            continue
+        old, new = change.old_key, change.new_key
+        label = new if old in (None, new) else (old if new is None else f"{old} -> {new}")
+        lines.append(f"{change.type} {label}")
+        if change.old_text is not None and change.type != "moved":
+            lines.append(f"  was: {change.old_text}")
+        if change.new_text is not None:
+            lines.append(f"  now: {change.new_text}")
+    return "\n".join(lines)
+
+
+def where_text(found: Any) -> str:
+    """Where the rule went, each renumbering step, and whether its wording changed."""
+    head = f"{found.number} in {found.from_edition}"
+    if found.status == "removed":
+        text = f"{head} was removed in {found.removed_in}."
+    elif found.status == "not_yet":
+        text = (
+            f"{head} did not exist yet in {found.to_edition}"
+            f" (it appeared in {found.introduced_in})."
+        )
+    else:
+        changed = "its wording changed" if found.text_changed else "same wording"
+        text = f"{head} is {found.now} in {found.to_edition} ({changed})."
+    steps = ", ".join(f"{step.number} from {step.edition}" for step in found.steps)
+    lines = [text, f"Steps: {steps}"]
+    if found.homonym is not None:
+        lines.append(f"Note: {found.number} in {found.to_edition} is another rule: {found.homonym}")
+    return "\n".join(lines)
+
+
+def cite_text(report: Any) -> str:
+    """One line per citation: where it is, what it cites and what became of it."""
+    lines = [
+        f"Citations written as of {report.as_of}, checked against {report.to}:"
+        f" {len(report.citations)} found, {len(report.stale)} stale"
+    ]
+    for citation in report.citations:
+        fate = {
+            "current": "current",
+            "changed": "same number, wording changed",
+            "moved": f"moved to {citation.now}",
+            "removed": f"removed in {citation.removed_in}",
+            "unknown": f"no such rule in {report.as_of}",
+        }[citation.status]
+        lines.append(f"line {citation.line}, column {citation.column}: {citation.raw} -> {fate}")
+    return "\n".join(lines)
+
+
+def editions_text(kb: KnowledgeBase, edition: str) -> str:
+    """Every stored edition, newest first, the one `edition` means marked."""
+    chosen = kb.edition(edition)
+    lines = []
+    for record in kb.editions():
+        release = f" {record.set.code} {record.set.name}" if record.set else ""
+        mark = " <- " + edition if record.edition == chosen else ""
+        lines.append(
+            f"{record.edition}{release}: {record.rules} rules, {record.glossary} glossary"
+            f" entries{mark}"
+        )
+    return "\n".join(lines)
