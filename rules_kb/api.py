@@ -491,7 +491,8 @@ class KnowledgeBase:
     ) -> IngestResult:
         """Read one edition (a file, or its bytes) into the database in one transaction;
         raises on failure and leaves the database as it was."""
-        outcome = self._ingest_one(source, replace=replace, name=name)
+        with _Writer(self) as writer:
+            outcome = writer.ingest(source, replace=replace, name=name)
         self._reopen()
         if outcome.result is None:
             raise _IngestFailed(outcome.error or "failed")
@@ -501,14 +502,17 @@ class KnowledgeBase:
         self, paths: Iterable[str | Path], *, replace: bool = False, index: bool = True
     ) -> list[IngestOutcome]:
         """Read files (folders mean the .txt files directly in them), each in its own
-        transaction: a file that fails changes nothing and the others still go in. The
-        search index is brought up to date at the end unless `index` is false."""
+        transaction: a file that fails changes nothing and the others still go in. A file
+        whose bytes are already stored is "unchanged" without being read again. Nothing is
+        created when no file goes in. The search index is brought up to date at the end
+        unless `index` is false (it raises SearchIndexError then; the editions stay)."""
         files = list(expand(paths))
         advance = self.progress("ingest", len(files))
         outcomes = []
-        for file in files:
-            outcomes.append(self._ingest_one(file, replace=replace))
-            advance(1, display_name(file))
+        with _Writer(self) as writer:
+            for file in files:
+                outcomes.append(writer.ingest(file, replace=replace))
+                advance(1, display_name(file))
         self._reopen()
         changed = any(o.result and o.result.status != "unchanged" for o in outcomes)
         if index and self.path.exists() and (changed or not self._index_fresh()):
@@ -523,45 +527,6 @@ class KnowledgeBase:
                 return core.is_fresh(reader.conn, self.index_folder)
         except RulesKbError:
             return True
-
-    def _ingest_one(
-        self, source: str | Path | bytes, *, replace: bool, name: str | None = None
-    ) -> IngestOutcome:
-        import hashlib
-
-        from rules_kb import pipeline, store
-
-        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
-        try:
-            data = source if isinstance(source, bytes) else Path(source).read_bytes()
-        except IsADirectoryError:
-            return IngestOutcome(label, error="is a folder")
-        except FileNotFoundError:
-            return IngestOutcome(label, error="no such file or folder")
-        except PermissionError:
-            return IngestOutcome(label, error="permission denied")
-        except OSError as error:
-            return IngestOutcome(label, error=error.strerror or str(error))
-        try:
-            if not replace and self.path.exists():
-                db = store.open_db(self.path, self.progress)
-                try:
-                    known = store.stored_copy(db, hashlib.sha256(data).hexdigest())
-                finally:
-                    db.close()
-                if known is not None:
-                    return IngestOutcome(label, known)
-            edition, decoded = pipeline.read_edition(data)
-            db = store.open_db(self.path, self.progress)
-            try:
-                result = pipeline.ingest_read(
-                    db, data, edition, decoded, source=label, replace=replace
-                )
-            finally:
-                db.close()
-        except RulesKbError as error:
-            return IngestOutcome(label, error=one_line(str(error)))
-        return IngestOutcome(label, result)
 
     def update(
         self,
@@ -600,6 +565,62 @@ class KnowledgeBase:
 
 class _IngestFailed(RulesKbError):
     """An ingest through the API failed; the message says why."""
+
+
+class _Writer:
+    """One writing session: the database is opened on the first file that needs it (so a
+    run that fails everywhere creates nothing) and kept open for the rest."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.db: Any = None
+
+    def __enter__(self) -> _Writer:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.db is not None:
+            self.db.close()
+
+    def database(self) -> Any:
+        """The writable database, opened (created, migrated) now if it was not."""
+        if self.db is None:
+            from rules_kb.store import open_db
+
+            self.db = open_db(self.kb.path, self.kb.progress)
+        return self.db
+
+    def ingest(
+        self, source: str | Path | bytes, *, replace: bool, name: str | None = None
+    ) -> IngestOutcome:
+        """Read and store one file (or bytes); failures are outcomes, not exceptions."""
+        import hashlib
+
+        from rules_kb import pipeline, store
+
+        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
+        try:
+            data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        except IsADirectoryError:
+            return IngestOutcome(label, error="is a folder")
+        except FileNotFoundError:
+            return IngestOutcome(label, error="no such file or folder")
+        except PermissionError:
+            return IngestOutcome(label, error="permission denied")
+        except OSError as error:
+            return IngestOutcome(label, error=error.strerror or str(error))
+        try:
+            if not replace and self.kb.path.exists():
+                known = store.stored_copy(self.database(), hashlib.sha256(data).hexdigest())
+                if known is not None:
+                    return IngestOutcome(label, known)
+            edition, decoded = pipeline.read_edition(data)
+            result = pipeline.ingest_read(
+                self.database(), data, edition, decoded, source=label, replace=replace
+            )
+        except RulesKbError as error:
+            return IngestOutcome(label, error=one_line(str(error)))
+        return IngestOutcome(label, result)
 
 
 def expand(paths: Iterable[str | Path]) -> Iterator[Path]:

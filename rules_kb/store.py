@@ -375,13 +375,18 @@ def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:
     parts = []
     if changed:
         detail = (
-            ", all only in typography (quotes, dashes)"
+            (
+                ", only in typography (quotes, dashes)"
+                if len(changed) == 1
+                else ", all only in typography (quotes, dashes)"
+            )
             if len(typographic) == len(changed)
             else f", {len(typographic)} of them only in typography"
         )
-        parts.append(f"{len(changed)} rules read differently{detail}")
+        noun = "rule reads" if len(changed) == 1 else "rules read"
+        parts.append(f"{len(changed)} {noun} differently{detail}")
     if added or missing:
-        parts.append(f"{added} rules more, {missing} fewer")
+        parts.append(f"{added} {'rule' if added == 1 else 'rules'} more, {missing} fewer")
     stored_terms = db.execute(
         "SELECT count(*) FROM glossary WHERE edition_id = ?", [edition_id]
     ).fetchone()[0]

@@ -104,6 +104,13 @@ def command(function: Callable[P, R]) -> Callable[P, R]:
             return function(*args, **kwargs)
         except (RulesKbError, Exit) as failure:
             error(str(failure))
+            details = getattr(failure, "details", None)
+            if details and _GLOBAL.get("verbose"):
+                import sys
+
+                from rules_kb.cli.output import visible
+
+                sys.stderr.write(visible(str(details)).rstrip() + "\n")
             raise typer.Exit(failure.code if isinstance(failure, Exit) else 1) from None
         except OSError as failure:
             where = f": {failure.filename}" if failure.filename else ""
@@ -132,6 +139,9 @@ def _global_options(
     no_pager: Annotated[
         bool, typer.Option("--no-pager", help="Never page long output through $PAGER.")
     ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="After an error, print its details too.")
+    ] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -144,6 +154,7 @@ def _global_options(
     if db is not None:
         _GLOBAL["db"] = db
     _GLOBAL["no_pager"] = no_pager
+    _GLOBAL["verbose"] = verbose
 
 
 def database_path(option: Path | None) -> Path:

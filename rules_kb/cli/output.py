@@ -271,8 +271,13 @@ def error(message: str) -> None:
     sys.stderr.write("rules-kb: " + visible(" ".join(message.split("\n"))) + "\n")
 
 
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
 def json_out(document: object) -> None:
-    """One JSON document on stdout."""
+    """One JSON document on stdout (control characters escaped, C1 and DEL too, so that
+    none reaches a terminal that shows it)."""
     import json
 
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
