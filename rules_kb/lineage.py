@@ -64,6 +64,8 @@ class Records:
     """Number (or term), kind, parent and text id of each record, in document order."""
     examples: Mapping[int, tuple[int, ...]]
     """The text ids of each rule's examples, by the rule's seq (rules that have some)."""
+    unique: frozenset[tuple[str, int]] = frozenset()
+    """The (number, text id) pairs that occur once in the edition."""
 
     def content(self, seq: int) -> tuple[int, ...]:
         """The text id of a record followed by those of its examples."""
@@ -79,8 +81,10 @@ def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
             [edition_id],
         ):
             examples.setdefault(rule_seq, []).append(text_id)
-    items = tuple(Item(*row) for row in conn.execute(_RECORDS[kind], [edition_id]))
-    return Records(items, {seq: tuple(ids) for seq, ids in examples.items()})
+    items = tuple(map(Item._make, conn.execute(_RECORDS[kind], [edition_id])))
+    counts = Counter((item.key, item.text_id) for item in items)
+    unique = frozenset(pair for pair, count in counts.items() if count == 1)
+    return Records(items, {seq: tuple(ids) for seq, ids in examples.items()}, unique)
 
 
 def texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
@@ -111,11 +115,18 @@ class TextCache:
 # at ingest -------------------------------------------------------------------------
 
 
-def link(conn: sqlite3.Connection, edition_id: int) -> None:
+#: What a writing session remembers between editions: (edition id, kind) -> (content
+#: digest, records). The digest tells whether the edition is still the one read.
+Remembered = dict[tuple[int, Kind], tuple[str, "Records"]]
+
+
+def link(conn: sqlite3.Connection, edition_id: int, remembered: Remembered | None = None) -> None:
     """Align a newly stored edition with its neighbours in date order and store the pairs.
 
     The edition after it, if any, was aligned with another edition before: it is
-    aligned again, with this one. Runs inside the caller's transaction.
+    aligned again, with this one. Runs inside the caller's transaction. `remembered`
+    keeps editions' records for the next call of the same session (an ingest of many
+    editions in date order aligns each with the one it stored just before).
     """
     (date,) = conn.execute("SELECT date FROM editions WHERE id = ?", [edition_id]).fetchone()
     before = conn.execute(
@@ -124,7 +135,7 @@ def link(conn: sqlite3.Connection, edition_id: int) -> None:
     after = conn.execute(
         "SELECT id FROM editions WHERE date > ? ORDER BY date LIMIT 1", [date]
     ).fetchone()
-    linker = _Linker(conn)
+    linker = _Linker(conn, remembered)
     linker.store(before[0] if before else None, edition_id)
     if after:
         linker.store(edition_id, after[0])
@@ -149,19 +160,25 @@ def link_all(conn: sqlite3.Connection, tick: Tick | None = None) -> None:
 class _Linker:
     """Stores the lineage of edition pairs, reading each edition's records once."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, remembered: Remembered | None = None) -> None:
         self.conn = conn
         self.load = TextCache(conn)
-        self._records: dict[tuple[int, Kind], Records] = {}
+        self._records: Remembered = {} if remembered is None else remembered
 
     def records(self, edition_id: int, kind: Kind) -> Records:
-        """An edition's records; only the last two editions read are kept."""
-        if (edition_id, kind) not in self._records:
-            if len(self._records) >= 2 * len(KINDS):
-                oldest = next(iter(self._records))
-                del self._records[oldest]
-            self._records[edition_id, kind] = records(self.conn, edition_id, kind)
-        return self._records[edition_id, kind]
+        """An edition's records; only the last two editions read are kept, and only while
+        the edition's content digest is the one they were read with."""
+        (digest,) = self.conn.execute(
+            "SELECT content_sha256 FROM editions WHERE id = ?", [edition_id]
+        ).fetchone()
+        kept = self._records.get((edition_id, kind))
+        if kept is not None and kept[0] == digest:
+            return kept[1]
+        if len(self._records) >= 2 * len(KINDS):
+            del self._records[next(iter(self._records))]
+        found = records(self.conn, edition_id, kind)
+        self._records[edition_id, kind] = (digest, found)
+        return found
 
     def store(self, previous_id: int | None, edition_id: int) -> None:
         """Align `edition_id` with `previous_id` (None: it is the oldest) and store it."""
@@ -189,28 +206,25 @@ def explicit_rows(
     old: Records, new: Records, alignment: Alignment, load: Callable[[list[int]], Mapping[int, str]]
 ) -> Iterator[tuple[int | None, int | None, Status]]:
     """(new seq, old seq, status) of every pair that cannot be left implicit."""
-    unique_old = _unique_keys(old.items)
-    unique_new = _unique_keys(new.items)
+    unique_old, unique_new = old.unique, new.unique
+    old_items, new_items = old.items, new.items
+    old_examples, new_examples = old.examples.get, new.examples.get
     for i, j in alignment.pairs:
-        before, after = old.items[i], new.items[j]
+        key, _kind, _parent, text_id = old_items[i]
+        new_key, _kind, _parent, new_text_id = new_items[j]
+        pair = (key, text_id)
         if (
-            before.key == after.key
-            and before.text_id == after.text_id
-            and old.examples.get(i) == new.examples.get(j)
-            and (before.key, before.text_id) in unique_old
-            and (after.key, after.text_id) in unique_new
+            pair == (new_key, new_text_id)
+            and old_examples(i) == new_examples(j)
+            and pair in unique_old
+            and pair in unique_new
         ):
             continue
-        yield j, i, status(before.key, old.content(i), after.key, new.content(j), load)
+        yield j, i, status(key, old.content(i), new_key, new.content(j), load)
     for j in alignment.added:
         yield j, None, "added"
     for i in alignment.removed:
         yield None, i, "removed"
-
-
-def _unique_keys(items: Sequence[Item]) -> set[tuple[str, int]]:
-    counts = Counter((item.key, item.text_id) for item in items)
-    return {pair for pair, count in counts.items() if count == 1}
 
 
 def status(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -618,3 +619,20 @@ def test_reader_during_an_ingest_sees_only_committed_editions(
     do_ingest(db, make_edition("2031-06-01"))
     assert seen == [["2031-03-03"]]
     assert count(db_path, "editions") == 2
+
+
+def test_content_hash_keeps_the_digest_of_stored_editions(shared_editions: Path) -> None:
+    """Stored editions compare by this digest: it must stay the JSON one it always was."""
+    import json
+
+    from rules_kb.decode import decode
+
+    for name in ("1999-04-23.txt", "2024-09-20.txt"):
+        edition = parse.edition(decode((shared_editions / name).read_bytes()).text)
+        digest = hashlib.sha256()
+        for rule in edition.rules:
+            digest.update(json.dumps([rule.number, rule.kind, rule.text, rule.examples]).encode())
+        for entry in edition.glossary:
+            digest.update(json.dumps([entry.term, entry.text]).encode())
+        digest.update(json.dumps([edition.intro, edition.credits, edition.index]).encode())
+        assert store.content_hash(edition) == digest.hexdigest(), name
