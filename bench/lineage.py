@@ -1,0 +1,274 @@
+"""Benchmarks of the lineage: history, where, cite and diffs read from it, and the quality
+of the alignment it stores, with baselines measured in the same run.
+
+    python bench/lineage.py [--db PATH] [--seed N]
+
+Without --db it ingests every shared edition into a temporary database first. Times are
+of fresh `rules-kb` processes (wall and CPU of the child), against a cold
+`rules-kb rule 702.19` measured in the same run. Prints markdown tables; nothing here
+fails when a target is missed: the table says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from common import table, verdict  # noqa: E402
+
+import rules_kb  # noqa: E402
+from rules_kb.align import Item, precision_recall  # noqa: E402
+from rules_kb.diff import Library  # noqa: E402
+from rules_kb.query import Reader  # noqa: E402
+
+EDITIONS = REPO.parent / "shared" / "cr" / "editions"
+LABELS = REPO / "tests" / "fixtures" / "alignment"
+ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
+RULES_KB = str(Path(sys.executable).parent / "rules-kb")
+MODERN = ("2026-06-19", "2026-08-07")
+OVERHAUL = ("2009-05-01", "2009-07-11")
+HISTORY_RATIO = 3.0
+HISTORY_MAX_S = 1.0
+
+
+def run(db: Path, *args: str) -> tuple[float, float]:
+    """(wall, CPU) seconds of one fresh `rules-kb` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([RULES_KB, *args, "--db", str(db)], check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def histories(db: Path, seed: int) -> str:
+    """30 random current rules and subrules and 10 random glossary terms, each a cold
+    process, interleaved with cold `rule 702.19` lookups."""
+    kb = rules_kb.open(db)
+    contents = kb.contents()
+    rng = random.Random(seed)
+    numbers = [r.number for r in contents.rules() if r.kind in {"rule", "subrule"}]
+    queries = rng.sample(numbers, 30) + [e.term for e in rng.sample(contents.glossary, 10)]
+    rows, baseline, times = [], [], []
+    for query in queries:
+        baseline.append(run(db, "rule", "702.19", "--json")[1])
+        wall, cpu = run(db, "history", query, "--json")
+        times.append((query, wall, cpu))
+    base = statistics.median(baseline)
+    median = statistics.median(cpu for _, _, cpu in times)
+    worst = max(times, key=lambda item: item[1])
+    rows = [
+        ["cold `rule 702.19` (baseline)", f"{base * 1000:.0f} ms", "", "", ""],
+        [
+            f"`history` of {len(queries)} random records (median CPU)",
+            f"{median * 1000:.0f} ms",
+            f"{median / base:.2f}x",
+            f"≤ {HISTORY_RATIO:g}x",
+            verdict(median / base <= HISTORY_RATIO),
+        ],
+        [
+            f"slowest: `history {worst[0]}` (wall)",
+            f"{worst[1] * 1000:.0f} ms",
+            "",
+            f"≤ {HISTORY_MAX_S:g} s",
+            verdict(worst[1] <= HISTORY_MAX_S),
+        ],
+    ]
+    return table(["task", "time", "ratio to baseline", "target", "met"], rows)
+
+
+def commands(db: Path) -> str:
+    """Diffs (stored lineage for neighbours, aligned directly otherwise), where, cite."""
+    rows = []
+    base = min(run(db, "rule", "702.19", "--json")[1] for _ in range(3))
+    for label, args, target in (
+        ("diff, consecutive modern editions", ["diff", *MODERN, "--json"], 0.3),
+        ("diff, 2009-05-01 -> 2009-07-11 (stored)", ["diff", *OVERHAUL, "--json"], 1.5),
+        (
+            "diff, 2013-07-13 -> 2026-08-07 (aligned now)",
+            ["diff", "2013-07-13", "2026-08-07"],
+            None,
+        ),
+        ("where 702.19 --to 2009-05-01", ["where", "702.19", "--to", "2009-05-01", "--json"], None),
+        ("cite, a 2010 article", ["cite", str(ARTICLE), "--as-of", "2010-06-18", "--json"], None),
+    ):
+        wall, cpu = min(run(db, *args) for _ in range(3))
+        rows.append(
+            [
+                label,
+                f"{wall:.2f}",
+                f"{cpu:.2f}",
+                f"{cpu / base:.1f}x",
+                f"{target:g}" if target else "",
+                verdict(wall <= target) if target else "",
+            ]
+        )
+    headers = ["process", "wall (s)", "CPU (s)", "CPU / cold rule", "target (s)", "met"]
+    return table(headers, rows)
+
+
+def greedy_map(reader: Reader, old: str, new: str) -> dict[str, str]:
+    """Baseline: same number and text first, then each old rule takes the first
+    unclaimed new rule whose difflib ratio is at least 0.6 (greedy, in order)."""
+    before = [Item(*row) for row in reader.edition_rules(old)]
+    after = [Item(*row) for row in reader.edition_rules(new)]
+    texts = reader.texts([item.text_id for item in (*before, *after)])
+    mapping: dict[str, str] = {}
+    taken: set[int] = set()
+    exact = {(item.key, item.text_id): j for j, item in enumerate(after)}
+    for item in before:
+        j = exact.get((item.key, item.text_id))
+        if j is not None and j not in taken:
+            mapping[item.key] = after[j].key
+            taken.add(j)
+    for item in before:
+        if item.key in mapping:
+            continue
+        for j, other in enumerate(after):
+            if j in taken or other.kind != item.kind:
+                continue
+            ratio = difflib.SequenceMatcher(None, texts[item.text_id], texts[other.text_id])
+            if ratio.quick_ratio() >= 0.6 and ratio.ratio() >= 0.6:
+                mapping[item.key] = other.key
+                taken.add(j)
+                break
+    return mapping
+
+
+def same_number_map(reader: Reader, old: str, new: str) -> dict[str, str]:
+    """Baseline: a rule is whatever bears its number in the new edition."""
+    after = {n for n, _, _, _ in reader.edition_rules(new)}
+    return {n: n for n, _, _, _ in reader.edition_rules(old) if n in after}
+
+
+def quality(db: Path) -> str:
+    """Precision and recall of the stored lineage on the labelled pairs, with baselines."""
+    reader = Reader(db)
+    library = Library(reader)
+    rows = []
+    sums = {"ours": [0, 0, 0], "greedy": [0, 0, 0], "number": [0, 0, 0]}
+    for path in sorted(LABELS.glob("*_*.json")):
+        spec = json.loads(path.read_text())
+        old, new = spec["old"], spec["new"]
+        pairs = [tuple(pair) for pair in spec["pairs"]]
+        args = (pairs, spec["unmatched_old"], spec["unmatched_new"])
+        stored = library.alignment(old, new).key_map(library.items(old), library.items(new))
+        scores = {
+            "ours": precision_recall(stored, *args),
+            "greedy": precision_recall(greedy_map(reader, old, new), *args),
+            "number": precision_recall(same_number_map(reader, old, new), *args),
+        }
+        cells: list[object] = [
+            path.stem.replace("_", " → ", 1),
+            len(pairs) + len(args[1]) + len(args[2]),
+        ]
+        for name, (precision, recall) in scores.items():
+            cells.append(f"{precision:.2f} / {recall:.2f}")
+            sums[name][0] += precision
+            sums[name][1] += recall
+            sums[name][2] += 1
+        rows.append(cells)
+    glossary = _glossary_quality(library)
+    rows.append(
+        [
+            "glossary renames (98 labelled)",
+            glossary[2],
+            f"{glossary[0]:.2f} / {glossary[1]:.2f}",
+            "",
+            "",
+        ]
+    )
+    mean = {name: (p / n, r / n) for name, (p, r, n) in sums.items()}
+    rows.append(["**mean**", "", *(f"{mean[name][0]:.2f} / {mean[name][1]:.2f}" for name in sums)])
+    headers = [
+        "labelled pair",
+        "labels",
+        "stored lineage P / R",
+        "greedy difflib P / R",
+        "same number P / R",
+    ]
+    return table(headers, rows)
+
+
+def _glossary_quality(library: Library) -> tuple[float, float, int]:
+    spec = json.loads((LABELS / "glossary.json").read_text())
+    correct = false = 0
+    for old, old_term, new, new_term in spec["pairs"]:
+        found = library.alignment(old, new, glossary=True).key_map(
+            library.items(old, glossary=True), library.items(new, glossary=True)
+        )
+        if found.get(old_term) == new_term:
+            correct += 1
+        elif found.get(old_term) is not None:
+            false += 1
+    for old, new, term in spec["unmatched_old"]:
+        before = library.items(old, glossary=True)
+        after = library.items(new, glossary=True)
+        false += term in library.alignment(old, new, glossary=True).key_map(before, after)
+    labels = len(spec["pairs"]) + len(spec["unmatched_old"]) + len(spec["unmatched_new"])
+    return correct / (correct + false), correct / len(spec["pairs"]), labels
+
+
+def storage(db: Path) -> str:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT count(*) FROM lineage").fetchone()[0]
+        records = conn.execute(
+            "SELECT (SELECT count(*) FROM rules) + (SELECT count(*) FROM glossary)"
+        ).fetchone()[0]
+        size = conn.execute(
+            "SELECT sum(pgsize) FROM dbstat WHERE name IN"
+            " ('lineage', 'lineage_by_new', 'lineage_by_old', 'alignments')"
+        ).fetchone()[0]
+    except sqlite3.OperationalError:
+        size = None
+    finally:
+        conn.close()
+    shown = f"{size / 1024 / 1024:.1f} MB" if size else "(dbstat not compiled in)"
+    return table(
+        ["records (rules + glossary, all editions)", "lineage rows stored", "share", "on disk"],
+        [[f"{records:,}", f"{rows:,}", f"{rows / records:.1%}", shown]],
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path)
+    parser.add_argument("--seed", type=int, default=9)
+    options = parser.parse_args()
+    if options.db is None:
+        folder = Path(tempfile.mkdtemp(prefix="rules-kb-bench-"))
+        options.db = folder / "all.db"
+        subprocess.run(
+            [RULES_KB, "ingest", str(EDITIONS), "--db", str(options.db), "--no-index"],
+            check=True,
+            capture_output=True,
+        )
+    print(f"Python {sys.version.split()[0]}, seed {options.seed}\n")
+    print("#### History of random records (fresh processes, CPU)\n")
+    print(histories(options.db, options.seed))
+    print("\n#### Diffs, where and cite (fresh processes, best of 3)\n")
+    print(commands(options.db))
+    print("\n#### Alignment quality on the hand-labelled pairs (precision / recall)\n")
+    print(quality(options.db))
+    print("\n#### Storage\n")
+    print(storage(options.db))
+
+
+if __name__ == "__main__":
+    main()
