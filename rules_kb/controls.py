@@ -65,8 +65,14 @@ def _printable(text: str) -> bool:
     """A fast test that rules out controls and surrogates (a C loop, unlike a regex scan).
 
     False does not prove there is a control: no-break spaces are not "printable" either.
+    Long texts are tested a megabyte at a time, so that no copy of the whole is made.
     """
-    return text.replace("\n", " ").replace("\t", " ").isprintable()
+    step = 1 << 20
+    for start in range(0, len(text), step):
+        chunk = text[start : start + step] if len(text) > step else text
+        if not chunk.replace("\n", " ").replace("\t", " ").isprintable():
+            return False
+    return True
 
 
 def _escape(match: re.Match[str]) -> str:

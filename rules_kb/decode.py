@@ -23,7 +23,6 @@ import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from rules_kb import controls
 from rules_kb.errors import NotText
@@ -32,6 +31,10 @@ from rules_kb.errors import NotText
 LEGACY_ENCODINGS = ("cp1252", "mac_roman", "cp437", "gbk")
 #: How many line numbers a damage warning lists.
 SHOWN_LINES = 5
+#: A file whose first bytes come again after this many bytes holds a second copy of
+#: itself (whole files concatenated). The smallest edition is 140 KB.
+MIN_COPY_BYTES = 64 * 1024
+_COPY_PREFIX_BYTES = 4096
 
 #: Non-ASCII characters that the CR really uses: typography, marks and the
 #: accented letters of card names (Dandân, Lim-Dûl, Æther, Ifh-Bíff Efreet).
@@ -55,6 +58,9 @@ _NON_ASCII_RUNS = re.compile("([^\x00-\x7f]+)")
 #: Characters `_strange` may say yes to (the rest are printable ASCII, tab, newline, FF).
 _MAYBE_STRANGE = re.compile("[^\t\n\f\x20-\x7e]")
 _BYTE_LINE_BREAKS = re.compile(rb"\r\n?|\n")
+#: Two adjacent lines that both hold something other than whitespace.
+_ADJACENT_LINES = re.compile(r"\S[^\S\n]*\n[^\S\n]*\S")
+_LEADING_SPACE = re.compile(r"\s*")
 #: Each invalid sequence costs a decoding this much plausibility, besides its U+FFFD.
 _INVALID_PENALTY = 5
 
@@ -83,19 +89,39 @@ class _Read:
 
 def decode(data: bytes) -> Decoded:
     """Decode one CR file's bytes to text, reporting damage as warnings."""
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(): that copies the whole file)
         raise NotText("the file is empty")
     if data.startswith(b"%PDF"):
         raise NotText("the file is a PDF, not plain text")
     warnings: list[str] = []
+    data = _first_copy(data, warnings)
     read = _decode_bytes(data, warnings)
     text = _repair(read.text, warnings)
     text = _undouble_line_breaks(normalise_newlines(text), warnings)
-    if not text.strip():
+    if not text or text.isspace():
         raise NotText("the file is empty")
     _check_text(text)
     _report_damage(text, read, warnings)
     return Decoded(text=text, encoding=read.encoding, warnings=tuple(warnings))
+
+
+def _first_copy(data: bytes, warnings: list[str]) -> bytes:
+    """The bytes up to where the file starts over: whole copies of one file concatenated.
+
+    Only the first copy is decoded, so memory and time stay those of one edition.
+    """
+    prefix = data[:_COPY_PREFIX_BYTES]
+    if len(data) < 2 * MIN_COPY_BYTES or len(prefix) < _COPY_PREFIX_BYTES:
+        return data
+    at = data.find(prefix, MIN_COPY_BYTES)
+    if at == -1:
+        return data
+    copies = data.count(prefix)
+    warnings.append(
+        f"the file starts over at byte {at:,} ({copies} copies of the same text one after"
+        " another): only the first copy was read"
+    )
+    return data[:at]
 
 
 def normalise_newlines(text: str) -> str:
@@ -154,10 +180,7 @@ def _count_lost_to_question_marks(text: str, encoding: str, warnings: list[str])
 
 def _undouble_line_breaks(text: str, warnings: list[str]) -> str:
     """Undo copies in which every line break became two (each CR turned into LF)."""
-    lines = text.split("\n")
-    if len(lines) < 200:
-        return text
-    if any(a.strip() and b.strip() for a, b in pairwise(lines)):
+    if text.count("\n") < 199 or _ADJACENT_LINES.search(text):
         return text
     warnings.append("every line break was doubled in this copy (CR turned into LF); undone")
     return text.replace("\n\n", "\n")
@@ -470,7 +493,8 @@ def _has_c1(text: str) -> bool:
 
 def _check_text(text: str) -> None:
     """Refuse text that is clearly not a plain-text document."""
-    head = text.lstrip()[:2000].lower()
+    start = _LEADING_SPACE.match(text)
+    head = text[start.end() if start else 0 :][:2000].lower()
     if head.startswith(("<!doctype html", "<html")) or "<html" in head[:500]:
         raise NotText("the file is an HTML page, not CR text")
     sample = text[:20000]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date as Date
+from datetime import datetime, timedelta
 from functools import cache
 from itertools import pairwise
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.lexer import Lexer
 
-from rules_kb.errors import NotAnEdition, ParseFailure
+from rules_kb.errors import GrammarRejected, NotAnEdition
 from rules_kb.models import Edition, GlossaryEntry, Rule, RuleKind
 
 _DATE = re.compile(r"(?:effective|current) as of\s+([A-Z][a-z]+\.?\s+\d{1,2},\s*\d{4})", re.I)
@@ -36,7 +37,9 @@ _RULE = re.compile(r"^(\d{3})\.( ?)(\d+)([a-z]{0,2})(?:\.\s*|\s+)([^\s)\],.;:].*
 #: A wrapped line that ends like this continues into the next one, even when that
 #: next line starts with a number: "... see rule" / "103.4. If a player ...".
 _OPEN_END = re.compile(r"(?:\brules?|\bsee|\band|\bor|\bin|,|–|-)$", re.I)
-_BAD_NUMBER = re.compile(r"^\d{3}\.[a-z]{1,2}\.?\s+\S")
+#: A typo printed in real editions: a letter straight after the chapter's dot, with the
+#: rule's own number left out ("306.b If an effect ..." in 2008-10-01, "408.f" in 1999-11-01).
+_LETTERED = re.compile(r"^(\d{3})\.([a-z]{1,2})(?:\.\s*|\s+)([^\s)\],.;:].*)$")
 _EXAMPLE = re.compile(r"^(?:example|examples):\s*", re.I)
 _DECORATION = re.compile(r"^[\s=\-_*~]+$")
 _INDENTED_PARAGRAPH = re.compile(r"^\s{3,}\S")
@@ -45,6 +48,19 @@ _SENSE = re.compile(r"^\d+\.\s+\S")
 _GLUED_SENSE = re.compile(r"^([A-Z][^0-9]*?[a-z)])(1\.\s+\S.*)$")
 _WRAP_WIDTH = 150
 _MAX_UNPARSED = 500
+#: The Comprehensive Rules began with Magic itself; an effective date far ahead is a typo.
+#: (Editions are published weeks ahead; ten years leaves room for the invented rulebooks
+#: dated 2031 and 2033 that the tests of other modules ingest.)
+FIRST_YEAR = 1993
+YEARS_AHEAD = 10
+#: The longest credits of the 134 known editions are 3,101 characters (1999-04-23); text
+#: twenty times longer after the "Credits" heading is not credits.
+MAX_CREDITS = 64 * 1024
+#: A second copy of the text begins with the same first lines (title, date, intro).
+_REPEAT_LINES = 6
+_REPEAT_WINDOW = 5000
+#: How many reappearances of the first line are checked for a second copy of the text.
+_REPEAT_CHECKS = 10
 
 
 @cache
@@ -78,11 +94,17 @@ class _Logical:
 
 
 def edition(text: str) -> Edition:
-    """Parse the decoded text of one edition into records."""
-    lines = text.split("\n")
+    """Parse the decoded text of one edition into records.
+
+    A file holding several copies of the text (its first lines again after the first
+    copy) is read up to the second copy, with a warning: the first copy is the
+    edition, and the work stays bounded by it.
+    """
     date = effective_date(text)
-    body_start = _body_start(lines)
     warnings: list[str] = []
+    text = _first_copy(text, warnings)
+    lines = text.split("\n")
+    body_start = _body_start(lines)
     tokens = list(LineLexer(lines, body_start, warnings).tokens())
     unparsed: list[tuple[int, str]] = []
 
@@ -98,7 +120,7 @@ def edition(text: str) -> Edition:
         # and must continue where it stopped rather than start over.
         tree = grammar().parse(iter(tokens), on_error=skip)
     except UnexpectedInput as error:
-        raise ParseFailure(f"the rules could not be parsed: {error}") from error
+        raise _rejected(error, unparsed) from error
     built = EditionBuilder().transform(tree)
     rules: list[Rule] = built["rules"]
     if not rules:
@@ -126,20 +148,93 @@ def edition(text: str) -> Edition:
 
 
 def effective_date(text: str) -> str:
-    """The edition's effective date as YYYY-MM-DD, from "effective/current as of"."""
+    """The edition's effective date as YYYY-MM-DD, from "effective/current as of", or
+    the MM/DD/YY of the oldest headers. An impossible date, or one outside the life of
+    the Comprehensive Rules, is NotAnEdition."""
     match = _DATE.search(text[:20000])
     if match:
         raw = re.sub(r"\s+", " ", match.group(1).replace(".", ""))
         for pattern in ("%B %d, %Y", "%b %d, %Y"):
             try:
-                return datetime.strptime(raw, pattern).date().isoformat()
+                return _in_range(datetime.strptime(raw, pattern).date()).isoformat()
             except ValueError:
                 continue
     old = _OLD_HEADER_DATE.search(text[:5000])
     if old:
         month, day, year = (int(part) for part in old.groups())
-        return f"{1900 + year if year > 50 else 2000 + year:04d}-{month:02d}-{day:02d}"
+        try:
+            found = Date(1900 + year if year > 50 else 2000 + year, month, day)
+        except ValueError:
+            raise NotAnEdition(f"the header date {old.group(0)[-8:]} is not a date") from None
+        return _in_range(found).isoformat()
+    if match:
+        raise NotAnEdition(f"the effective date {' '.join(match.group(1).split())!r} is not a date")
     raise NotAnEdition("no effective date found: this is not a Comprehensive Rules edition")
+
+
+def _in_range(found: Date) -> Date:
+    latest = Date.today() + timedelta(days=365 * YEARS_AHEAD)
+    if not Date(FIRST_YEAR, 1, 1) <= found <= latest:
+        raise NotAnEdition(
+            f"the effective date {found.isoformat()} is outside the life of the Comprehensive"
+            f" Rules ({FIRST_YEAR} to {latest.year})"
+        )
+    return found
+
+
+def _first_copy(text: str, warnings: list[str]) -> str:
+    """The text up to a second copy of itself: a line where its first lines begin again
+    (after a byte-order mark, when whole files were concatenated)."""
+    opening = _opening(text)
+    if len(opening) < _REPEAT_LINES:
+        return text
+    title = opening[0]
+    at = text.find(title, text.find(title) + len(title))
+    for _ in range(_REPEAT_CHECKS):
+        if at == -1:
+            return text
+        start = text.rfind("\n", 0, at) + 1
+        again = _opening(text[start : start + _REPEAT_WINDOW])
+        if not text[start:at].strip(" \t\ufeff") and again == opening:
+            line = text.count("\n", 0, start) + 1
+            warnings.append(
+                f"the text starts again at line {line} (a second copy): only the first copy"
+                " was read"
+            )
+            return text[:start]
+        at = text.find(title, at + len(title))
+    return text
+
+
+def _opening(text: str) -> list[str]:
+    """The first few content lines of a text, stripped (of a byte-order mark too)."""
+    found: list[str] = []
+    for line in text[:_REPEAT_WINDOW].split("\n"):
+        if _content(line):
+            found.append(line.replace("\ufeff", "").strip())
+            if len(found) == _REPEAT_LINES:
+                break
+    return found
+
+
+def _rejected(error: UnexpectedInput, unparsed: list[tuple[int, str]]) -> GrammarRejected:
+    """One line for the parse failure; the parser's own report goes in `details`."""
+    token = getattr(error, "token", None)
+    line, column = getattr(error, "line", -1), getattr(error, "column", -1)
+    if len(unparsed) > _MAX_UNPARSED:
+        line, column = unparsed[0][0], 1
+        what = f"more than {_MAX_UNPARSED} lines the grammar cannot place"
+    elif token is None or token.type == "$END":
+        what = "the text ends where more rules were expected"
+    else:
+        what = f"unexpected {token.type.lower()} {str(token)[:40]!r}"
+    where = f" at line {line}, column {column}" if line > 0 else ""
+    return GrammarRejected(
+        f"the rules could not be parsed: {what}{where}",
+        line=max(line, 0),
+        column=max(column, 0),
+        details=str(error).strip(),
+    )
 
 
 def _content(line: str) -> bool:
@@ -180,6 +275,7 @@ class LineLexer:
         self.warnings = warnings
         self.wrapped = is_hard_wrapped(lines[start:])
         self.part = "body"
+        self.credits_size = 0
 
     def tokens(self) -> Iterator[Token]:
         """Yield one token per logical line, with its line span."""
@@ -220,6 +316,8 @@ class LineLexer:
             if current is not None:
                 yield current
             current = _Logical(kind or "PARA", raw.strip(), line_no, line_no)
+            if kind == "RULE" and current.text[4:5].isalpha():
+                self._lettered(current)
             glued = _GLUED_SENSE.match(current.text) if kind == "TERM" else None
             if glued:
                 # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
@@ -251,6 +349,12 @@ class LineLexer:
             return self._classify_glossary(raw, blank_before, previous)
         if self.part == "index":
             return "INDEX_LINE"
+        self.credits_size += len(text) + 1
+        if self.credits_size > MAX_CREDITS:
+            raise NotAnEdition(
+                f"the credits run past {MAX_CREDITS // 1024} KB (no edition's reach 4 KB):"
+                " what follows the rules is not an edition's credits"
+            )
         return "CREDIT_LINE" if blank_before or not self.wrapped else None
 
     def _classify_body(self, raw: str, text: str, blank_before: bool) -> str | None:
@@ -265,11 +369,21 @@ class LineLexer:
             return "CHAPTER"
         if _SECTION.match(text) and (blank_before or not self.wrapped):
             return "SECTION"
-        if _BAD_NUMBER.match(text):
-            self.warnings.append(f"malformed rule number kept as text: {text[:40]!r}")
+        if _LETTERED.match(text):
+            return "RULE"
         if self.wrapped and not blank_before and not _INDENTED_PARAGRAPH.match(raw):
             return None
         return "PARA"
+
+    def _lettered(self, logical: _Logical) -> None:
+        """Name a typo'd number such as "306.b" (kept as printed) in a warning."""
+        match = _LETTERED.match(logical.text)
+        assert match is not None
+        number = f"{match.group(1)}.{match.group(2)}"
+        self.warnings.append(
+            f"line {logical.line}: rule number {number!r} has no number before its letter"
+            f" (as printed); kept as a subrule of {match.group(1)}"
+        )
 
     def _classify_glossary(self, raw: str, blank_before: bool, previous: str | None) -> str | None:
         """A block after a blank line starts with its term; 1999 indents definitions."""
@@ -345,13 +459,18 @@ class EditionBuilder(Transformer[Token, dict[str, Any]]):
     def rule(self, items: list[Any]) -> Rule:
         head: Token = items[0]
         match = _RULE.match(str(head))
-        assert match is not None
-        chapter, _space, minor, letters, text = match.groups()
+        if match is not None:
+            chapter, _space, minor, letters, text = match.groups()
+            number = f"{chapter}.{minor}{letters}"
+            parent = f"{chapter}.{minor}" if letters else chapter
+        else:
+            lettered = _LETTERED.match(str(head))
+            assert lettered is not None
+            chapter, letters, text = lettered.groups()
+            number, parent = f"{chapter}.{letters}", chapter
         paragraphs = [text, *(item for item in items[1:] if isinstance(item, str))]
         examples = tuple(item[1] for item in items[1:] if isinstance(item, tuple))
-        number = f"{chapter}.{minor}{letters}"
         kind: RuleKind = "subrule" if letters else "rule"
-        parent = f"{chapter}.{minor}" if letters else chapter
         return Rule(number, kind, "\n".join(paragraphs), parent, examples, head.line or 0)
 
     def example(self, items: list[Any]) -> tuple[str, str]:
