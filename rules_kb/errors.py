@@ -81,3 +81,8 @@ class GrammarRejected(ParseFailure):
         """The 1-based column on that line."""
         self.details = details
         """What the parser expected there, over several lines."""
+
+
+class BadOption(RulesKbError):
+    """An option value no download can use: a timeout that is not a finite number of
+    seconds, a backoff too long to sleep, a URL that is no http(s) URL."""
