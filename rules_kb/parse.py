@@ -1,4 +1,4 @@
-"""Text to records: the Lark grammar in grammars/cr.lark and its line lexer.
+"""Text to records: the grammar in grammars/cr.lark and its line lexer.
 
 An edition is read in three steps:
 
@@ -6,7 +6,14 @@ An edition is read in three steps:
    is split off: the table of contents repeats the headings of the body;
 2. `LineLexer` turns the body into logical lines (hard-wrapped lines of early
    editions rejoined) and names each one: SECTION, CHAPTER, RULE, EXAMPLE...;
-3. the LALR grammar nests them and `EditionBuilder` turns the tree into records.
+3. `Nester` nests them into records as the grammar says, one method per grammar
+   rule.
+
+The grammar is the specification of step 3: every rule in it is a heading line
+followed by repeated children, so it is read as a table of which line may follow
+which (`FOLLOWS`) rather than run through Lark's LALR parser, which took three
+quarters of the parse time. The tests run the grammar through Lark (`grammar()`)
+on every shared edition and on random line sequences and require the same records.
 
 Every non-blank body line belongs to one token; tokens the grammar cannot
 place are kept as `Edition.unparsed` and named in the warnings.
@@ -15,19 +22,19 @@ place are kept as `Edition.unparsed` and named in the warnings.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import datetime, timedelta
 from functools import cache
 from itertools import pairwise
-from typing import Any
-
-from lark import Lark, Token, Transformer, UnexpectedInput
-from lark.lexer import Lexer
+from typing import TYPE_CHECKING, Any
 
 from rules_kb.errors import GrammarRejected, NotAnEdition
 from rules_kb.models import Edition, GlossaryEntry, Rule, RuleKind
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
 
 _DATE = re.compile(r"(?:effective|current) as of\s+([A-Z][a-z]+\.?\s+\d{1,2},\s*\d{4})", re.I)
 _OLD_HEADER_DATE = re.compile(r"COMPREHENSIVE RULES\s+(\d\d)/(\d\d)/(\d\d)")
@@ -42,6 +49,8 @@ _OPEN_END = re.compile(r"(?:\brules?|\bsee|\band|\bor|\bin|,|–|-)$", re.I)
 _LETTERED = re.compile(r"^(\d{3})\.([a-z]{1,2})(?:\.\s*|\s+)([^\s)\],.;:].*)$")
 _EXAMPLE = re.compile(r"^(?:example|examples):\s*", re.I)
 _DECORATION = re.compile(r"^[\s=\-_*~]+$")
+#: The characters a decoration line can start with, to skip the regex for the rest.
+_DECORATION_START = frozenset("=-_*~")
 _INDENTED_PARAGRAPH = re.compile(r"^\s{3,}\S")
 _TOC_LEADER = re.compile(r"\.{4,}\s*\d*\s*$")
 _SENSE = re.compile(r"^\d+\.\s+\S")
@@ -65,8 +74,22 @@ _REPEAT_CHECKS = 10
 
 @cache
 def grammar() -> Lark:
-    """Load the CR grammar once per process."""
-    return Lark(_grammar_text(), parser="lalr", lexer=_PassThroughLexer)
+    """The CR grammar as a Lark LALR parser of `LineLexer.tokens()`, once per process.
+
+    `Nester` does what it says; the tests check that they agree."""
+    from lark import Lark
+    from lark.lexer import Lexer
+
+    class PassThroughLexer(Lexer):
+        """Hands the tokens made by `LineLexer` to the parser unchanged."""
+
+        def __init__(self, lexer_conf: Any) -> None:
+            pass
+
+        def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
+            yield from data
+
+    return Lark(_grammar_text(), parser="lalr", lexer=PassThroughLexer)
 
 
 def _grammar_text() -> str:
@@ -75,22 +98,18 @@ def _grammar_text() -> str:
     return read_text("rules_kb.grammars", "cr.lark")
 
 
-class _PassThroughLexer(Lexer):
-    """Hands the tokens made by `LineLexer` to the parser unchanged."""
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
-        yield from data
-
-
 @dataclass(slots=True)
-class _Logical:
+class LogicalLine:
+    """One line of the body as the grammar sees it: hard-wrapped lines rejoined."""
+
     kind: str
+    """The terminal of grammars/cr.lark: SECTION, CHAPTER, RULE, EXAMPLE, PARA..."""
     text: str
+    """The line's text, stripped; wrapped lines joined with a space."""
     line: int
+    """The 1-based line of the decoded text it starts on."""
     end_line: int
+    """The line it ends on."""
 
 
 def edition(text: str) -> Edition:
@@ -105,31 +124,14 @@ def edition(text: str) -> Edition:
     text = _first_copy(text, warnings)
     lines = text.split("\n")
     body_start = _body_start(lines)
-    tokens = list(LineLexer(lines, body_start, warnings).tokens())
-    unparsed: list[tuple[int, str]] = []
-
-    def skip(error: UnexpectedInput) -> bool:
-        token = getattr(error, "token", None)
-        if token is None or token.type == "$END" or len(unparsed) > _MAX_UNPARSED:
-            return False
-        unparsed.append((token.line, str(token)))
-        return True
-
-    try:
-        # An iterator, not a list: after an error Lark resumes by lexing again,
-        # and must continue where it stopped rather than start over.
-        tree = grammar().parse(iter(tokens), on_error=skip)
-    except UnexpectedInput as error:
-        raise _rejected(error, unparsed) from error
-    built = EditionBuilder().transform(tree)
-    rules: list[Rule] = built["rules"]
-    if not rules:
+    lexer = LineLexer(lines, body_start, warnings)
+    built = Nester().nest(lexer.logical_lines())
+    if not built.rules:
         raise NotAnEdition("no numbered rules found: this is not a Comprehensive Rules edition")
-    for line_no, value in unparsed:
+    for line_no, value in built.unparsed:
         warnings.append(f"line {line_no} not placed by the grammar: {value[:60]!r}")
-    glossary: list[GlossaryEntry] = built["glossary"]
-    credits: str = built["credits"]
-    if not glossary:
+    credits = "\n".join(built.credits)
+    if not built.glossary:
         warnings.append("truncated: the file stops before the glossary")
     elif not credits:
         warnings.append("truncated: the file stops before the credits")
@@ -137,12 +139,12 @@ def edition(text: str) -> Edition:
         date=date,
         title=_title(lines),
         intro=_intro(lines, body_start),
-        rules=tuple(rules),
-        glossary=tuple(glossary),
+        rules=tuple(built.rules),
+        glossary=tuple(built.glossary),
         credits=credits,
-        index=built["index"],
-        body_lines=sum(1 for line in lines[body_start:] if _content(line)),
-        unparsed=tuple(unparsed),
+        index="\n".join(built.index),
+        body_lines=lexer.content_lines,
+        unparsed=tuple(built.unparsed),
         warnings=tuple(warnings),
     )
 
@@ -217,26 +219,6 @@ def _opening(text: str) -> list[str]:
     return found
 
 
-def _rejected(error: UnexpectedInput, unparsed: list[tuple[int, str]]) -> GrammarRejected:
-    """One line for the parse failure; the parser's own report goes in `details`."""
-    token = getattr(error, "token", None)
-    line, column = getattr(error, "line", -1), getattr(error, "column", -1)
-    if len(unparsed) > _MAX_UNPARSED:
-        line, column = unparsed[0][0], 1
-        what = f"more than {_MAX_UNPARSED} lines the grammar cannot place"
-    elif token is None or token.type == "$END":
-        what = "the text ends where more rules were expected"
-    else:
-        what = f"unexpected {token.type.lower()} {str(token)[:40]!r}"
-    where = f" at line {line}, column {column}" if line > 0 else ""
-    return GrammarRejected(
-        f"the rules could not be parsed: {what}{where}",
-        line=max(line, 0),
-        column=max(column, 0),
-        details=str(error).strip(),
-    )
-
-
 def _content(line: str) -> bool:
     """Whether a line carries text (not blank, not a row of dashes)."""
     return bool(line.strip()) and not _DECORATION.match(line)
@@ -276,34 +258,41 @@ class LineLexer:
         self.wrapped = is_hard_wrapped(lines[start:])
         self.part = "body"
         self.credits_size = 0
+        self.content_lines = 0
+        """Non-blank, non-decoration lines seen so far."""
 
     def tokens(self) -> Iterator[Token]:
-        """Yield one token per logical line, with its line span."""
-        for logical in self._logical_lines():
+        """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
+        from lark import Token
+
+        for logical in self.logical_lines():
             token = Token(logical.kind, logical.text)
             token.line = logical.line
             token.end_line = logical.end_line
             yield token
 
-    def _logical_lines(self) -> Iterator[_Logical]:
-        current: _Logical | None = None
+    def logical_lines(self) -> Iterator[LogicalLine]:
+        """Yield each logical line once it is complete."""
+        current: LogicalLine | None = None
         blank_before = True
         for index in range(self.start, len(self.lines)):
             raw = self.lines[index].rstrip()
             line_no = index + 1
-            if not raw.strip():
+            if not raw:
                 blank_before = True
                 continue
-            if _DECORATION.match(raw):
+            first = raw[0]
+            if (first in _DECORATION_START or first.isspace()) and _DECORATION.match(raw):
                 if current is not None:
                     current.end_line = line_no
                 continue
+            self.content_lines += 1
             if (
                 self.wrapped
                 and not blank_before
                 and current
                 and current.kind != "TERM"
-                and _OPEN_END.search(current.text)
+                and _OPEN_END.search(current.text[-12:])
             ):
                 kind = None  # a hard-wrapped sentence goes on, whatever the line starts with
             else:
@@ -315,15 +304,15 @@ class LineLexer:
                 continue
             if current is not None:
                 yield current
-            current = _Logical(kind or "PARA", raw.strip(), line_no, line_no)
+            current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
             if kind == "RULE" and current.text[4:5].isalpha():
                 self._lettered(current)
             glued = _GLUED_SENSE.match(current.text) if kind == "TERM" else None
             if glued:
                 # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
                 self.warnings.append(f"line {line_no}: glossary term glued to its first sense")
-                yield _Logical("TERM", glued.group(1), line_no, line_no)
-                current = _Logical("DEF", glued.group(2), line_no, line_no)
+                yield LogicalLine("TERM", glued.group(1), line_no, line_no)
+                current = LogicalLine("DEF", glued.group(2), line_no, line_no)
             if current.kind in {"PARA", "DEF", "CREDIT_LINE", "INDEX_LINE"} and not self.wrapped:
                 yield current
                 current = None
@@ -333,7 +322,7 @@ class LineLexer:
     def _classify(self, raw: str, blank_before: bool, previous: str | None) -> str | None:
         """The token kind of a line, or None when it continues the previous line."""
         text = raw.strip()
-        heading = text.lower()
+        heading = text.lower() if len(text) <= 8 else ""
         if heading == "glossary" and self.part == "body":
             self.part = "glossary"
             return "GLOSSARY"
@@ -358,24 +347,31 @@ class LineLexer:
         return "CREDIT_LINE" if blank_before or not self.wrapped else None
 
     def _classify_body(self, raw: str, text: str, blank_before: bool) -> str | None:
+        if text[0].isdecimal():  # what \d matches: the numbered kinds start with one
+            kind = self._numbered(text, blank_before)
+            if kind:
+                return kind
+        elif text[0] in "Ee" and _EXAMPLE.match(text):
+            return "EXAMPLE"
+        if self.wrapped and not blank_before and not _INDENTED_PARAGRAPH.match(raw):
+            return None
+        return "PARA"
+
+    def _numbered(self, text: str, blank_before: bool) -> str | None:
         rule = _RULE.match(text)
         if rule:
             if rule.group(2):
                 self.warnings.append(f"irregular rule number {text[:8]!r} read without the space")
             return "RULE"
-        if _EXAMPLE.match(text):
-            return "EXAMPLE"
         if _CHAPTER.match(text) and (blank_before or not self.wrapped):
             return "CHAPTER"
         if _SECTION.match(text) and (blank_before or not self.wrapped):
             return "SECTION"
         if _LETTERED.match(text):
             return "RULE"
-        if self.wrapped and not blank_before and not _INDENTED_PARAGRAPH.match(raw):
-            return None
-        return "PARA"
+        return None
 
-    def _lettered(self, logical: _Logical) -> None:
+    def _lettered(self, logical: LogicalLine) -> None:
         """Name a typo'd number such as "306.b" (kept as printed) in a warning."""
         match = _LETTERED.match(logical.text)
         assert match is not None
@@ -402,7 +398,7 @@ def is_hard_wrapped(lines: list[str]) -> bool:
     In a hard-wrapped edition many numbered rules go on in the next line; in a
     modern one a rule is followed by a blank line or the next numbered item.
     """
-    if max((len(line) for line in lines), default=0) >= _WRAP_WIDTH:
+    if any(len(line) >= _WRAP_WIDTH for line in lines):
         return False
     rules = continued = 0
     for line, following in pairwise(lines):
@@ -421,80 +417,197 @@ def _join(previous: str, following: str) -> str:
     return f"{previous} {following}"
 
 
-class EditionBuilder(Transformer[Token, dict[str, Any]]):
-    """Turns the parse tree into records; methods are named after grammar rules."""
+#: What each place in the grammar (grammars/cr.lark) lets come next. A place is named
+#: after the grammar rule whose children are being read ("start" before the first
+#: section); a body that has begun may end, or go on to the glossary, index or credits.
+_AFTER_BODY = frozenset({"GLOSSARY", "INDEX", "CREDITS"})
+_IN_BODY = frozenset({"SECTION"}) | _AFTER_BODY
+FOLLOWS: dict[str, frozenset[str]] = {
+    "start": frozenset({"SECTION"}),
+    "section": _IN_BODY | {"CHAPTER"},
+    "chapter": _IN_BODY | {"CHAPTER", "RULE"},
+    "rule": _IN_BODY | {"CHAPTER", "RULE", "PARA", "EXAMPLE"},
+    "example": _IN_BODY | {"CHAPTER", "RULE", "PARA", "EXAMPLE"},
+    "glossary": frozenset({"TERM", "INDEX", "CREDITS"}),
+    "entry": frozenset({"TERM", "DEF", "INDEX", "CREDITS"}),
+    "index": frozenset({"INDEX_LINE", "CREDITS"}),
+    "credits": frozenset({"CREDIT_LINE"}),
+}
 
-    def start(self, parts: list[Any]) -> dict[str, Any]:
-        result: dict[str, Any] = {"rules": [], "glossary": [], "credits": "", "index": ""}
-        for part in parts:
-            if part is None:
-                continue
-            result[part[0]] = part[1]
-        return result
 
-    def body(self, sections: list[list[Rule]]) -> tuple[str, list[Rule]]:
-        return "rules", [rule for section in sections for rule in section]
+@dataclass(slots=True)
+class Nested:
+    """The records of one edition's body, glossary, index and credits."""
 
-    def section(self, items: list[Any]) -> list[Rule]:
-        heading: Token = items[0]
-        match = _SECTION.match(str(heading))
+    rules: list[Rule] = field(default_factory=list)
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    index: list[str] = field(default_factory=list)
+    credits: list[str] = field(default_factory=list)
+    unparsed: list[tuple[int, str]] = field(default_factory=list)
+    """Lines the grammar has no place for: (line number, text)."""
+
+
+class Nester:
+    """Nests logical lines into records as grammars/cr.lark says; methods are named
+    after grammar rules. A line with no place where it stands is skipped and kept in
+    `unparsed`; more than `_MAX_UNPARSED` of them is a GrammarRejected."""
+
+    def __init__(self) -> None:
+        self.place = "start"
+        self.out = Nested()
+        self._section: str | None = None
+        self._rule: LogicalLine | None = None
+        self._paras: list[str] = []
+        self._examples: list[str] = []
+        self._example: list[str] | None = None
+        self._term: LogicalLine | None = None
+        self._defs: list[str] = []
+
+    def nest(self, lines: Iterable[LogicalLine]) -> Nested:
+        """Read every line, then close what is open."""
+        handlers = {
+            "SECTION": self.section,
+            "CHAPTER": self.chapter,
+            "RULE": self.rule,
+            "EXAMPLE": self.example,
+            "PARA": self.para,
+            "GLOSSARY": self.glossary,
+            "TERM": self.entry,
+            "DEF": self.definition,
+            "INDEX": self.index,
+            "INDEX_LINE": self.index_line,
+            "CREDITS": self.credits,
+            "CREDIT_LINE": self.credit_line,
+        }
+        for line in lines:
+            if line.kind in FOLLOWS[self.place]:
+                handlers[line.kind](line)
+            else:
+                self._skip(line)
+        if self.place == "start":
+            raise self._rejected("the text ends where more rules were expected", None)
+        self._close_rule()
+        self._close_entry()
+        return self.out
+
+    # the body
+
+    def section(self, line: LogicalLine) -> None:
+        self._close_rule()
+        match = _SECTION.match(line.text)
         assert match is not None
-        number = match.group(1)
-        rules = [Rule(number, "section", match.group(2), None, line=heading.line or 0)]
-        for chapter in items[1:]:
-            rules.extend(
-                _reparent(rule, number) if rule.kind == "chapter" else rule for rule in chapter
-            )
-        return rules
+        self._section = match.group(1)
+        self.out.rules.append(Rule(self._section, "section", match.group(2), None, line=line.line))
+        self.place = "section"
 
-    def chapter(self, items: list[Any]) -> list[Rule]:
-        heading: Token = items[0]
-        match = _CHAPTER.match(str(heading))
+    def chapter(self, line: LogicalLine) -> None:
+        self._close_rule()
+        match = _CHAPTER.match(line.text)
         assert match is not None
-        rules = [Rule(match.group(1), "chapter", match.group(2), "", line=heading.line or 0)]
-        for rule in items[1:]:
-            rules.append(rule)
-        return rules
+        chapter = Rule(match.group(1), "chapter", match.group(2), self._section, line=line.line)
+        self.out.rules.append(chapter)
+        self.place = "chapter"
 
-    def rule(self, items: list[Any]) -> Rule:
-        head: Token = items[0]
-        match = _RULE.match(str(head))
+    def rule(self, line: LogicalLine) -> None:
+        self._close_rule()
+        self._rule, self._paras, self._examples = line, [], []
+        self.place = "rule"
+
+    def example(self, line: LogicalLine) -> None:
+        self._close_example()
+        text = line.text
+        while _EXAMPLE.match(text):
+            text = _EXAMPLE.sub("", text, count=1)
+        self._example = [text]
+        self.place = "example"
+
+    def para(self, line: LogicalLine) -> None:
+        (self._example if self._example is not None else self._paras).append(line.text)
+
+    def _close_example(self) -> None:
+        if self._example is not None:
+            self._examples.append("\n".join(self._example))
+            self._example = None
+
+    def _close_rule(self) -> None:
+        head = self._rule
+        if head is None:
+            return
+        self._close_example()
+        match = _RULE.match(head.text)
         if match is not None:
             chapter, _space, minor, letters, text = match.groups()
             number = f"{chapter}.{minor}{letters}"
             parent = f"{chapter}.{minor}" if letters else chapter
         else:
-            lettered = _LETTERED.match(str(head))
+            lettered = _LETTERED.match(head.text)
             assert lettered is not None
             chapter, letters, text = lettered.groups()
             number, parent = f"{chapter}.{letters}", chapter
-        paragraphs = [text, *(item for item in items[1:] if isinstance(item, str))]
-        examples = tuple(item[1] for item in items[1:] if isinstance(item, tuple))
         kind: RuleKind = "subrule" if letters else "rule"
-        return Rule(number, kind, "\n".join(paragraphs), parent, examples, head.line or 0)
+        paragraphs = "\n".join([text, *self._paras])
+        self.out.rules.append(
+            Rule(number, kind, paragraphs, parent, tuple(self._examples), head.line)
+        )
+        self._rule = None
 
-    def example(self, items: list[Any]) -> tuple[str, str]:
-        text = str(items[0])
-        while _EXAMPLE.match(text):
-            text = _EXAMPLE.sub("", text, count=1)
-        return ("example", "\n".join([text, *items[1:]]))
+    # the glossary, index and credits
 
-    def para(self, items: list[Token]) -> str:
-        return str(items[0])
+    def glossary(self, line: LogicalLine) -> None:
+        self._close_rule()
+        self.place = "glossary"
 
-    def glossary(self, items: list[Any]) -> tuple[str, list[GlossaryEntry]]:
-        return "glossary", items[1:]
+    def entry(self, line: LogicalLine) -> None:
+        self._close_entry()
+        self._term, self._defs = line, []
+        self.place = "entry"
 
-    def entry(self, items: list[Token]) -> GlossaryEntry:
-        term = items[0]
-        return GlossaryEntry(str(term), "\n".join(str(item) for item in items[1:]), term.line or 0)
+    def definition(self, line: LogicalLine) -> None:
+        self._defs.append(line.text)
 
-    def index(self, items: list[Token]) -> tuple[str, str]:
-        return "index", "\n".join(str(item) for item in items[1:])
+    def _close_entry(self) -> None:
+        if self._term is not None:
+            term = self._term
+            self.out.glossary.append(GlossaryEntry(term.text, "\n".join(self._defs), term.line))
+            self._term = None
 
-    def credits(self, items: list[Token]) -> tuple[str, str]:
-        return "credits", "\n".join(str(item) for item in items[1:])
+    def index(self, line: LogicalLine) -> None:
+        self._close_rule()
+        self._close_entry()
+        self.place = "index"
 
+    def index_line(self, line: LogicalLine) -> None:
+        self.out.index.append(line.text)
 
-def _reparent(rule: Rule, section: str) -> Rule:
-    return Rule(rule.number, rule.kind, rule.text, section, rule.examples, rule.line)
+    def credits(self, line: LogicalLine) -> None:
+        self._close_rule()
+        self._close_entry()
+        self.place = "credits"
+
+    def credit_line(self, line: LogicalLine) -> None:
+        self.out.credits.append(line.text)
+
+    # lines with no place
+
+    def _skip(self, line: LogicalLine) -> None:
+        if len(self.out.unparsed) > _MAX_UNPARSED:
+            first = self.out.unparsed[0][0]
+            what = f"more than {_MAX_UNPARSED} lines the grammar cannot place"
+            raise self._rejected(what, first)
+        self.out.unparsed.append((line.line, line.text))
+
+    def _rejected(self, what: str, line: int | None) -> GrammarRejected:
+        """One line for the failure; `details` says what each place may hold."""
+        where = f" at line {line}, column 1" if line else ""
+        shown = "\n".join(
+            f"line {number}: {text[:60]!r} cannot follow a {self.place}"
+            for number, text in self.out.unparsed[:5]
+        )
+        expected = ", ".join(sorted(FOLLOWS[self.place]))
+        details = f"{shown}\nafter a {self.place}, the grammar expects one of: {expected}"
+        return GrammarRejected(
+            f"the rules could not be parsed: {what}{where}",
+            line=line or 0,
+            column=1 if line else 0,
+            details=details.strip(),
+        )

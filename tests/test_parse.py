@@ -7,15 +7,25 @@ import json
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_kb.decode import decode
 from rules_kb.errors import BadRuleNumber, GrammarRejected, NotAnEdition, ParseFailure
-from rules_kb.models import Edition, is_number, normalise_number, sort_key
-from rules_kb.parse import _body_start, _content, edition, effective_date
+from rules_kb.models import Edition, GlossaryEntry, Rule, is_number, normalise_number, sort_key
+from rules_kb.parse import (
+    LineLexer,
+    LogicalLine,
+    Nester,
+    _body_start,
+    _content,
+    edition,
+    effective_date,
+    grammar,
+)
 from tests.conftest import edition_files
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -518,4 +528,160 @@ def test_parse_failure_is_one_line_with_the_details_kept() -> None:
         " at line 7, column 1"
     )
     assert (error.line, error.column) == (7, 1)
-    assert "\n" in error.details and "Expected" in error.details
+    assert "\n" in error.details and "expects one of: CHAPTER" in error.details
+
+
+# -- the nester does what the grammar says ----------------------------------------------
+
+
+def _lark_records(
+    lines: list[LogicalLine],
+) -> tuple[list[Rule], list[GlossaryEntry], str, str, list[tuple[int, str]]]:
+    """What grammars/cr.lark makes of the lines, run through Lark's LALR parser."""
+    from lark import Token, Transformer, UnexpectedInput
+
+    from rules_kb import parse
+
+    class Builder(Transformer[Token, Any]):
+        def start(self, parts: list[Any]) -> dict[str, Any]:
+            result: dict[str, Any] = {"rules": [], "glossary": [], "credits": "", "index": ""}
+            result.update(part for part in parts if part is not None)
+            return result
+
+        def body(self, sections: list[list[Rule]]) -> tuple[str, list[Rule]]:
+            return "rules", [rule for section in sections for rule in section]
+
+        def section(self, items: list[Any]) -> list[Rule]:
+            match = parse._SECTION.match(str(items[0]))
+            assert match is not None
+            number = match.group(1)
+            rules = [Rule(number, "section", match.group(2), None, line=items[0].line)]
+            for chapter in items[1:]:
+                head, *rest = chapter
+                rules += [Rule(head.number, "chapter", head.text, number, line=head.line), *rest]
+            return rules
+
+        def chapter(self, items: list[Any]) -> list[Rule]:
+            match = parse._CHAPTER.match(str(items[0]))
+            assert match is not None
+            return [
+                Rule(match.group(1), "chapter", match.group(2), "", line=items[0].line),
+                *items[1:],
+            ]
+
+        def rule(self, items: list[Any]) -> Rule:
+            head = str(items[0])
+            match = parse._RULE.match(head)
+            if match is not None:
+                chapter, _space, minor, letters, text = match.groups()
+                number, parent = (
+                    f"{chapter}.{minor}{letters}",
+                    f"{chapter}.{minor}" if letters else chapter,
+                )
+            else:
+                lettered = parse._LETTERED.match(head)
+                assert lettered is not None
+                chapter, letters, text = lettered.groups()
+                number, parent = f"{chapter}.{letters}", chapter
+            paragraphs = [text, *(item for item in items[1:] if isinstance(item, str))]
+            examples = tuple(item[1] for item in items[1:] if isinstance(item, tuple))
+            kind = "subrule" if letters else "rule"
+            return Rule(number, kind, "\n".join(paragraphs), parent, examples, items[0].line)
+
+        def example(self, items: list[Any]) -> tuple[str, str]:
+            text = str(items[0])
+            while parse._EXAMPLE.match(text):
+                text = parse._EXAMPLE.sub("", text, count=1)
+            return ("example", "\n".join([text, *items[1:]]))
+
+        def para(self, items: list[Token]) -> str:
+            return str(items[0])
+
+        def glossary(self, items: list[Any]) -> tuple[str, list[GlossaryEntry]]:
+            return "glossary", items[1:]
+
+        def entry(self, items: list[Token]) -> GlossaryEntry:
+            return GlossaryEntry(str(items[0]), "\n".join(map(str, items[1:])), items[0].line)
+
+        def index(self, items: list[Token]) -> tuple[str, str]:
+            return "index", "\n".join(map(str, items[1:]))
+
+        def credits(self, items: list[Token]) -> tuple[str, str]:
+            return "credits", "\n".join(map(str, items[1:]))
+
+    def token(line: LogicalLine) -> Token:
+        made = Token(line.kind, line.text)
+        made.line = line.line
+        return made
+
+    unparsed: list[tuple[int, str]] = []
+
+    def skip(error: UnexpectedInput) -> bool:
+        found = getattr(error, "token", None)
+        if found is None or found.type == "$END" or len(unparsed) > 500:
+            return False
+        unparsed.append((found.line, str(found)))
+        return True
+
+    tree = grammar().parse(iter([token(line) for line in lines]), on_error=skip)
+    built = Builder().transform(tree)
+    return built["rules"], built["glossary"], built["credits"], built["index"], unparsed
+
+
+def _nested(
+    lines: list[LogicalLine],
+) -> tuple[list[Rule], list[GlossaryEntry], str, str, list[tuple[int, str]]]:
+    out = Nester().nest(lines)
+    return out.rules, out.glossary, "\n".join(out.credits), "\n".join(out.index), out.unparsed
+
+
+@needs_shared
+@pytest.mark.parametrize("path", EDITIONS[::7], ids=lambda p: p.stem)
+def test_nester_agrees_with_the_grammar_on_real_editions(path: Path) -> None:
+    text = parsed(path)[0]
+    lines = text.split("\n")
+    logical = list(LineLexer(lines, _body_start(lines), []).logical_lines())
+    assert _nested(logical) == _lark_records(logical)
+
+
+_LINE_TEXT = {
+    "SECTION": "1. Invented Section",
+    "CHAPTER": "100. Invented Chapter",
+    "RULE": "100.1. An invented rule.",
+    "EXAMPLE": "Example: an invented example.",
+    "PARA": "An invented paragraph.",
+    "GLOSSARY": "Glossary",
+    "TERM": "Invented Term",
+    "DEF": "An invented definition.",
+    "INDEX": "Index",
+    "INDEX_LINE": "invented, 100.1",
+    "CREDITS": "Credits",
+    "CREDIT_LINE": "Invented by the tests.",
+}
+#: Line kinds in a mostly sensible order, so that sequences reach every place.
+_KIND_ORDER = list(_LINE_TEXT)
+
+
+@st.composite
+def _line_sequences(draw: st.DrawFn) -> list[LogicalLine]:
+    kinds: list[str] = []
+    position = 0
+    for _ in range(draw(st.integers(0, 40))):
+        step = draw(st.sampled_from([-2, -1, 0, 0, 1, 1, 1, 2, 5]))
+        position = min(max(position + step, 0), len(_KIND_ORDER) - 1)
+        kinds.append(
+            _KIND_ORDER[position] if draw(st.integers(0, 9)) else draw(st.sampled_from(_KIND_ORDER))
+        )
+    return [LogicalLine(kind, _LINE_TEXT[kind], n + 1, n + 1) for n, kind in enumerate(kinds)]
+
+
+@settings(deadline=None, max_examples=300)
+@given(_line_sequences())
+def test_nester_agrees_with_the_grammar_on_any_line_sequence(lines: list[LogicalLine]) -> None:
+    try:
+        expected: Any = _lark_records(lines)
+    except Exception:  # Lark gives up: the nester must give up too
+        with pytest.raises(ParseFailure):
+            Nester().nest(lines)
+        return
+    assert _nested(lines) == expected
