@@ -49,9 +49,9 @@ _MOJIBAKE_SECOND = re.compile(_MOJIBAKE_TRAIL)
 _C1_CONTROLS = re.compile("[\u0080-\u009f]")
 _UTF8_REPLACEMENT_BYTES = b"\xef\xbf\xbd"
 #: No rule puts a question mark between two letters: "player?s" lost its apostrophe.
-_QUESTION_IN_WORD = re.compile(r"(?<![./=\w])[A-Za-z]+\?[A-Za-z]+\b(?!=)")
-#: The cheap test before it: a question mark with a letter on each side.
-_LETTER_QUESTION_LETTER = re.compile(r"[A-Za-z]\?[A-Za-z]")
+#: (`_words_with_question_marks` finds what this finds, looking only at each "?".)
+QUESTION_IN_WORD = re.compile(r"(?<![./=\w])[A-Za-z]+\?[A-Za-z]+\b(?!=)")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 #: In a GBK copy a "?" glued to a word stands for a character GBK could not encode.
 _QUESTION_FOR_LOST = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z ,.;:)”\"’'])")
 _NON_ASCII_RUNS = re.compile("([^\x00-\x7f]+)")
@@ -168,14 +168,49 @@ def _count_lost_to_question_marks(text: str, encoding: str, warnings: list[str])
     """Report "player?s": a converter that could not write a character wrote "?" instead."""
     if encoding == "gbk":
         return  # counted, with a wider pattern, where GBK is chosen
-    if "?" not in text or not _LETTER_QUESTION_LETTER.search(text):
-        return
-    lost = _QUESTION_IN_WORD.findall(text)
+    lost = _words_with_question_marks(text)
     if len(lost) >= 3:
         warnings.append(
             f"{len(lost)} characters were replaced by '?' in this copy "
             f"(as in {lost[0]!r}) and are lost"
         )
+
+
+def _words_with_question_marks(text: str) -> list[str]:
+    """`QUESTION_IN_WORD.findall(text)`, from each "?" instead of from every position.
+
+    A match holds one "?", letters on both sides of it; it must start where its
+    letters start, after no word character, dot, slash or "=", and end where its
+    letters end, before no word character and no "=". Matches do not overlap.
+    """
+    found: list[str] = []
+    end = 0
+    at = text.find("?")
+    while at != -1:
+        start = at
+        while start > 0 and text[start - 1] in _ASCII_LETTERS:
+            start -= 1
+        stop = at + 1
+        while stop < len(text) and text[stop] in _ASCII_LETTERS:
+            stop += 1
+        before, after = text[start - 1 : start], text[stop : stop + 1]
+        if (
+            start < at < stop - 1
+            and start >= end
+            and not (before and before in "./=")
+            and not _is_word(before)
+            and after != "="
+            and not _is_word(after)
+        ):
+            found.append(text[start:stop])
+            end = stop
+        at = text.find("?", at + 1)
+    return found
+
+
+def _is_word(char: str) -> bool:
+    """What `\\w` matches (false for the empty string)."""
+    return char.isalnum() or char == "_"
 
 
 def _undouble_line_breaks(text: str, warnings: list[str]) -> str:
@@ -229,17 +264,17 @@ def _undeclared(data: bytes, warnings: list[str]) -> _Read:
     multi-byte characters are at least as many as its invalid sequences. Otherwise
     each reading is scored on one scale (how much its non-ASCII characters read like
     the CR's, less a cost per byte it cannot decode), and a legacy code page wins
-    only if it scores better than reading the file as damaged UTF-8.
+    only if it scores better than the best that reading the file as damaged UTF-8
+    could score.
     """
-    utf8, invalid = _decode_replacing(data, "utf-8")
-    valid = len(utf8) - len(utf8.encode("ascii", "ignore")) - len(invalid)
-    if valid >= len(invalid):
-        _report_invalid(data, "utf-8", invalid, warnings)
-        return _Read(utf8, "utf-8", reported=len(invalid))
-    best = _legacy(data, _plausibility(utf8) - _INVALID_PENALTY * len(invalid))
+    utf8 = data.decode("utf-8", errors="replace")
+    invalid = utf8.count("\ufffd") - data.count(_UTF8_REPLACEMENT_BYTES)
+    valid = len(utf8) - len(utf8.encode("ascii", "ignore")) - invalid
+    best = None if valid >= invalid else _legacy(data, _ceiling(valid, invalid))
     if best is None:
-        _report_invalid(data, "utf-8", invalid, warnings)
-        return _Read(utf8, "utf-8", reported=len(invalid))
+        utf8, offsets = _decode_replacing(data, "utf-8")  # again, to say where
+        _report_invalid(data, "utf-8", offsets, warnings)
+        return _Read(utf8, "utf-8", reported=len(offsets))
     text, encoding, lost = best
     _report_invalid(data, encoding, lost, warnings)
     if encoding == "gbk":
@@ -258,25 +293,37 @@ def _legacy(data: bytes, to_beat: float) -> tuple[str, str, list[int]] | None:
 
     A decoding that needs replacement characters competes too, at a cost per
     invalid sequence, so that one stray byte cannot tip a whole file into another
-    code page.
+    code page. The single-byte code pages are scored from the file's non-ASCII byte
+    runs, counted once; GBK is decoded, and scored only if it could win.
     """
-    best: tuple[float, str, str, list[int]] | None = None
-    single_byte = _ByteContexts(data)
+    contexts = _ByteContexts(data)
+    best_score, best = 0.0, ""
     for encoding in LEGACY_ENCODINGS:
-        invalid: list[int] = []
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            text, invalid = _decode_replacing(data, encoding)
-        multi_byte = encoding == "gbk"
-        score = _plausibility(text) if multi_byte else single_byte.plausibility(encoding)
-        score -= _INVALID_PENALTY * len(invalid)
-        if best is None or score > best[0]:
-            best = (score, encoding, text, invalid)
-    if best is None or best[0] <= to_beat:
+        if encoding == "gbk":
+            gbk = data.decode("gbk", errors="replace")
+            lost = gbk.count("\ufffd")
+            others = len(gbk) - len(gbk.encode("ascii", "ignore")) - lost
+            if best and _ceiling(others, lost) <= best_score:
+                continue
+            score = _plausibility(gbk) - _INVALID_PENALTY * lost
+        else:
+            score, lost = contexts.plausibility(encoding)
+            score -= _INVALID_PENALTY * lost
+        if not best or score > best_score:
+            best_score, best = score, encoding
+    if not best or best_score <= to_beat:
         return None
-    _score, encoding, text, invalid = best
-    return text, encoding, invalid
+    try:
+        return data.decode(best), best, []
+    except UnicodeDecodeError:
+        text, invalid = _decode_replacing(data, best)
+        return text, best, invalid
+
+
+def _ceiling(readable: int, invalid: int) -> float:
+    """The most a decoding can score with this many non-ASCII characters and invalid
+    sequences: +2 for each character, -3 for each U+FFFD and the cost of the sequence."""
+    return 2.0 * readable - (3 + _INVALID_PENALTY) * invalid
 
 
 # decoding with replacement, and saying where -------------------------------------------
@@ -425,14 +472,16 @@ class _ByteContexts:
         afters = [piece[:1] for piece in pieces[2::2]]
         self.contexts = Counter(zip(befores, pieces[1::2], afters, strict=True))
 
-    def plausibility(self, encoding: str) -> float:
-        """`_plausibility` of the file decoded in a single-byte code page."""
-        score = 0.0
+    def plausibility(self, encoding: str) -> tuple[float, int]:
+        """`_plausibility` of the file decoded in a single-byte code page, and how many
+        of its bytes that code page has no character for."""
+        score, lost = 0.0, 0
         for (before, run, after), count in self.contexts.items():
             # ASCII bytes read the same in every one of these code pages
             text = run.decode(encoding, errors="replace")
             score += count * _run_score(before.decode("ascii"), text, after.decode("ascii"))
-        return score
+            lost += count * text.count("\ufffd")
+        return score, lost
 
 
 def _run_score(before: str, run: str, after: str) -> float:
@@ -488,7 +537,10 @@ def _has_mojibake(text: str) -> bool:
 
 
 def _has_c1(text: str) -> bool:
-    return not text.isascii() and controls.has_controls(text) and bool(_C1_CONTROLS.search(text))
+    """`_C1_CONTROLS.search(text)`, done on the UTF-8 bytes (a C scan, not a regex one)."""
+    if text.isascii():
+        return False
+    return controls.C1_UTF8.search(text.encode("utf-8", "surrogatepass")) is not None
 
 
 def _check_text(text: str) -> None:

@@ -879,3 +879,10 @@ def test_controls_find_name_and_is_control() -> None:
     assert [name(c) for c in "\x00\x07\x1b\x7f\x85"] == ["NUL", "BEL", "ESC", "DEL", "U+0085"]
     assert is_control("\x1b") and is_control("\x9f")
     assert not any(is_control(c) for c in "\n\ta ’\u00a0")
+
+
+@given(st.text(st.sampled_from("ab?Z./=_é1 \n="), max_size=30))
+def test_question_marks_in_words_are_found_as_the_pattern_finds_them(text: str) -> None:
+    from rules_kb.decode import QUESTION_IN_WORD, _words_with_question_marks
+
+    assert _words_with_question_marks(text) == QUESTION_IN_WORD.findall(text)
