@@ -110,6 +110,8 @@ class LogicalLine:
     """The 1-based line of the decoded text it starts on."""
     end_line: int
     """The line it ends on."""
+    number: tuple[str, str, str, int] | None = None
+    """For a RULE: its number, parent, letters and where its text starts in `text`."""
 
 
 def edition(text: str) -> Edition:
@@ -260,6 +262,7 @@ class LineLexer:
         self.credits_size = 0
         self.content_lines = 0
         """Non-blank, non-decoration lines seen so far."""
+        self._number: tuple[str, str, str, int] | None = None
 
     def tokens(self) -> Iterator[Token]:
         """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
@@ -305,8 +308,10 @@ class LineLexer:
             if current is not None:
                 yield current
             current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
-            if kind == "RULE" and current.text[4:5].isalpha():
-                self._lettered(current)
+            if kind == "RULE":
+                current.number = self._number
+                if current.text[4:5].isalpha():
+                    self._lettered(current)
             glued = _GLUED_SENSE.match(current.text) if kind == "TERM" else None
             if glued:
                 # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
@@ -362,12 +367,15 @@ class LineLexer:
         if rule:
             if rule.group(2):
                 self.warnings.append(f"irregular rule number {text[:8]!r} read without the space")
+            self._number = _numbered_parts(rule)
             return "RULE"
         if _CHAPTER.match(text) and (blank_before or not self.wrapped):
             return "CHAPTER"
         if _SECTION.match(text) and (blank_before or not self.wrapped):
             return "SECTION"
-        if _LETTERED.match(text):
+        lettered = _LETTERED.match(text)
+        if lettered:
+            self._number = _lettered_parts(lettered)
             return "RULE"
         return None
 
@@ -445,6 +453,29 @@ class Nested:
     credits: list[str] = field(default_factory=list)
     unparsed: list[tuple[int, str]] = field(default_factory=list)
     """Lines the grammar has no place for: (line number, text)."""
+
+
+def _rule_number(text: str) -> tuple[str, str, str, int]:
+    """Number, parent, letters and text offset of a RULE line not made by LineLexer."""
+    match = _RULE.match(text)
+    if match is not None:
+        return _numbered_parts(match)
+    lettered = _LETTERED.match(text)
+    assert lettered is not None
+    return _lettered_parts(lettered)
+
+
+def _numbered_parts(match: re.Match[str]) -> tuple[str, str, str, int]:
+    """Number, parent, letters and text offset from a `_RULE` match: 702.19b, 702.19."""
+    chapter, _space, minor, letters, _text = match.groups()
+    parent = f"{chapter}.{minor}" if letters else chapter
+    return f"{chapter}.{minor}{letters}", parent, letters, match.start(5)
+
+
+def _lettered_parts(match: re.Match[str]) -> tuple[str, str, str, int]:
+    """The same from a `_LETTERED` match: 306.b, a subrule of chapter 306."""
+    chapter, letters, _text = match.groups()
+    return f"{chapter}.{letters}", chapter, letters, match.start(3)
 
 
 class Nester:
@@ -534,18 +565,9 @@ class Nester:
         if head is None:
             return
         self._close_example()
-        match = _RULE.match(head.text)
-        if match is not None:
-            chapter, _space, minor, letters, text = match.groups()
-            number = f"{chapter}.{minor}{letters}"
-            parent = f"{chapter}.{minor}" if letters else chapter
-        else:
-            lettered = _LETTERED.match(head.text)
-            assert lettered is not None
-            chapter, letters, text = lettered.groups()
-            number, parent = f"{chapter}.{letters}", chapter
+        number, parent, letters, start = head.number or _rule_number(head.text)
         kind: RuleKind = "subrule" if letters else "rule"
-        paragraphs = "\n".join([text, *self._paras])
+        paragraphs = "\n".join([head.text[start:], *self._paras])
         self.out.rules.append(
             Rule(number, kind, paragraphs, parent, tuple(self._examples), head.line)
         )
