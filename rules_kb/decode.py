@@ -106,22 +106,43 @@ def decode(data: bytes) -> Decoded:
 
 
 def _first_copy(data: bytes, warnings: list[str]) -> bytes:
-    """The bytes up to where the file starts over: whole copies of one file concatenated.
+    """The bytes up to where the file starts over: whole copies of one file concatenated
+    (their line endings may differ).
 
     Only the first copy is decoded, so memory and time stay those of one edition.
     """
-    prefix = data[:_COPY_PREFIX_BYTES]
-    if len(data) < 2 * MIN_COPY_BYTES or len(prefix) < _COPY_PREFIX_BYTES:
+    head = data[:_COPY_PREFIX_BYTES]
+    if len(data) < 2 * MIN_COPY_BYTES or len(head) < _COPY_PREFIX_BYTES:
         return data
-    at = data.find(prefix, MIN_COPY_BYTES)
+    at = data.find(head, MIN_COPY_BYTES)
+    if at == -1:
+        at = _copy_with_other_line_ends(data, head)
     if at == -1:
         return data
-    copies = data.count(prefix)
+    again = data[at : at + _COPY_PREFIX_BYTES]
+    copies = data.count(again) + (again != head)
     warnings.append(
         f"the file starts over at byte {at:,} ({copies} copies of the same text one after"
         " another): only the first copy was read"
     )
     return data[:at]
+
+
+def _copy_with_other_line_ends(data: bytes, head: bytes) -> int:
+    """Where the file's beginning comes again with CRLF for LF or the other way round."""
+    opening = head.replace(b"\r\n", b"\n")[: _COPY_PREFIX_BYTES // 2]
+    first_line = opening.split(b"\n", 1)[0]
+    if len(first_line) < 8:
+        return -1
+    at = data.find(first_line, MIN_COPY_BYTES)
+    for _ in range(10):
+        if at == -1:
+            return -1
+        window = data[at : at + _COPY_PREFIX_BYTES].replace(b"\r\n", b"\n")
+        if window.startswith(opening):
+            return at
+        at = data.find(first_line, at + 1)
+    return -1
 
 
 def normalise_newlines(text: str) -> str:

@@ -886,3 +886,24 @@ def test_question_marks_in_words_are_found_as_the_pattern_finds_them(text: str) 
     from rules_kb.decode import QUESTION_IN_WORD, _words_with_question_marks
 
     assert _words_with_question_marks(text) == QUESTION_IN_WORD.findall(text)
+
+
+#: An invented text that does not repeat itself (unlike LONG_TEXT), 200 KB of it.
+NUMBERED_TEXT = "".join(f"100.{n}. Invented rule {n} of Dandân’s “rules”.\n" for n in range(4000))
+
+
+@pytest.mark.parametrize("ends", ["same", "crlf"])
+def test_concatenated_copies_are_read_once(ends: str) -> None:
+    one = NUMBERED_TEXT.encode("utf-8")
+    later = one if ends == "same" else one.replace(b"\n", b"\r\n")
+    decoded = decode(codecs.BOM_UTF8 + one + (codecs.BOM_UTF8 + later) * 30)
+    assert decoded.text == NUMBERED_TEXT
+    (warning,) = decoded.warnings
+    assert warning.startswith(f"the file starts over at byte {len(one) + 3:,} (31 copies")
+
+
+def test_a_file_that_only_repeats_a_little_is_not_cut() -> None:
+    one = NUMBERED_TEXT.encode("utf-8")
+    decoded = decode(one + one[:2000])
+    assert decoded.warnings == ()
+    assert decoded.text == NUMBERED_TEXT + one[:2000].decode()
