@@ -55,6 +55,8 @@ _INDENTED_PARAGRAPH = re.compile(r"^\s{3,}\S")
 _TOC_LEADER = re.compile(r"\.{4,}\s*\d*\s*$")
 _SENSE = re.compile(r"^\d+\.\s+\S")
 _GLUED_SENSE = re.compile(r"^([A-Z][^0-9]*?[a-z)])(1\.\s+\S.*)$")
+#: "Abilities, 402" or "activated ability, 403, 406.1d": the index of 1999, never a term.
+_INDEX_ENTRY = re.compile(r",\s*\d{3}(?:\.\d+[a-z]*)?(?:\s*[,–-]\s*\d{3}(?:\.\d+[a-z]*)?)*\s*$")
 _WRAP_WIDTH = 150
 _MAX_UNPARSED = 500
 #: The Comprehensive Rules began with Magic itself; an effective date far ahead is a typo.
@@ -130,6 +132,7 @@ def edition(text: str) -> Edition:
     built = Nester().nest(lexer.logical_lines())
     if not built.rules:
         raise NotAnEdition("no numbered rules found: this is not a Comprehensive Rules edition")
+    warnings.extend(built.warnings)
     for line_no, value in built.unparsed:
         warnings.append(f"line {line_no} not placed by the grammar: {value[:60]!r}")
     credits = "\n".join(built.credits)
@@ -263,6 +266,7 @@ class LineLexer:
         self.content_lines = 0
         """Non-blank, non-decoration lines seen so far."""
         self._number: tuple[str, str, str, int] | None = None
+        self._index_like = False
 
     def tokens(self) -> Iterator[Token]:
         """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
@@ -312,6 +316,12 @@ class LineLexer:
                 current.number = self._number
                 if current.text[4:5].isalpha():
                     self._lettered(current)
+            if kind == "TERM" and not self._index_like and _INDEX_ENTRY.search(current.text):
+                self._index_like = True
+                self.warnings.append(
+                    f"line {line_no}: glossary term {current.text[:40]!r} reads like an index"
+                    " entry: the Index heading may be missing or damaged"
+                )
             glued = _GLUED_SENSE.match(current.text) if kind == "TERM" else None
             if glued:
                 # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
@@ -453,6 +463,8 @@ class Nested:
     credits: list[str] = field(default_factory=list)
     unparsed: list[tuple[int, str]] = field(default_factory=list)
     """Lines the grammar has no place for: (line number, text)."""
+    warnings: list[str] = field(default_factory=list)
+    """Headings that seem to be missing: chapters under another section's heading."""
 
 
 def _rule_number(text: str) -> tuple[str, str, str, int]:
@@ -493,6 +505,7 @@ class Nester:
         self._example: list[str] | None = None
         self._term: LogicalLine | None = None
         self._defs: list[str] = []
+        self._misplaced: str | None = None
 
     def nest(self, lines: Iterable[LogicalLine]) -> Nested:
         """Read every line, then close what is open."""
@@ -535,8 +548,15 @@ class Nester:
         self._close_rule()
         match = _CHAPTER.match(line.text)
         assert match is not None
-        chapter = Rule(match.group(1), "chapter", match.group(2), self._section, line=line.line)
-        self.out.rules.append(chapter)
+        number = match.group(1)
+        section = self._section
+        if section and not number.startswith(section) and self._misplaced != section:
+            self._misplaced = section  # once for each section that holds them
+            self.out.warnings.append(
+                f"line {line.line}: chapter {number} follows the chapters of section {section}:"
+                f" the heading of section {number[0]} is missing or damaged"
+            )
+        self.out.rules.append(Rule(number, "chapter", match.group(2), section, line=line.line))
         self.place = "chapter"
 
     def rule(self, line: LogicalLine) -> None:

@@ -685,3 +685,24 @@ def test_nester_agrees_with_the_grammar_on_any_line_sequence(lines: list[Logical
             Nester().nest(lines)
         return
     assert _nested(lines) == expected
+
+
+# -- damaged headings are named, not silently absorbed -------------------------------
+
+
+def test_a_damaged_section_heading_is_named() -> None:
+    lines = (FIXTURES / "modern.txt").read_text("utf-8").split("\n")
+    at = len(lines) - 1 - lines[::-1].index("7. Additional Rules")  # the body's, not the TOC's
+    lines[at] = "7, Additional Rules"
+    found = edition("\n".join(lines))
+    (warning,) = [w for w in found.warnings if "section" in w]
+    assert warning.startswith("line 48: chapter 702 follows the chapters of section 1:")
+    assert warning.endswith("the heading of section 7 is missing or damaged")
+    assert rule_map(found)["702"].parent == "1"  # nested where it stands, and said so
+
+
+def test_a_damaged_index_heading_is_named() -> None:
+    lines = (FIXTURES / "wrapped1999.txt").read_text("utf-8").split("\n")
+    lines[55] = "Indx"
+    found = edition("\n".join(lines))
+    assert any("reads like an index entry" in w for w in found.warnings), found.warnings
