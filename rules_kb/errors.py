@@ -73,7 +73,7 @@ class GrammarRejected(ParseFailure):
     """The grammar could not place the text at one line and column. The message is one
     line; `details` keeps the parser's multi-line context (for a verbose report)."""
 
-    def __init__(self, message: str, *, line: int, column: int, details: str) -> None:
+    def __init__(self, message: str, *, line: int = 0, column: int = 0, details: str = "") -> None:
         super().__init__(message)
         self.line = line
         """The 1-based line of the decoded text where parsing stopped."""

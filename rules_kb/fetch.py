@@ -29,6 +29,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from rules_kb.errors import (
     BadOption,
+    GrammarRejected,
     HttpError,
     NetworkError,
     NoRulesLink,
@@ -266,6 +267,13 @@ def read(download: Download) -> tuple[Edition, Decoded]:
 
     try:
         edition, decoded = pipeline.read_edition(download.data)
+    except GrammarRejected as error:
+        raise GrammarRejected(
+            f"{download.name}: {error}",
+            line=error.line,
+            column=error.column,
+            details=error.details,
+        ) from error
     except (NotText, NotAnEdition, ParseFailure) as error:
         raise type(error)(f"{download.name}: {error}") from error
     cut = [warning for warning in edition.warnings if warning.startswith("truncated")]

@@ -575,3 +575,15 @@ def test_malformed_links_on_the_page_are_skipped() -> None:
     assert fetch.rules_link(html, PAGE) == "https://magic.wizards.com/MagicCompRules%2020240412.txt"
     with pytest.raises(NoRulesLink):
         fetch.rules_link('<a href="http://[::1/MagicCompRules.txt">x</a>', PAGE)
+
+
+def test_a_parse_failure_in_a_download_keeps_its_details() -> None:
+    from rules_kb.errors import GrammarRejected
+
+    lines = ["Invented Rules", "", "These rules are effective as of May 1, 2020.", ""]
+    lines += ["1. Section", "", *(f"100.{n}. A rule with no chapter." for n in range(1, 600))]
+    got = fetch.Download(url="http://x/cr.txt", name="cr.txt", data="\n".join(lines).encode())
+    with pytest.raises(GrammarRejected) as caught:
+        fetch.read(got)
+    assert str(caught.value).startswith("cr.txt: the rules could not be parsed:")
+    assert (caught.value.line, caught.value.column) == (7, 1) and caught.value.details
