@@ -454,7 +454,7 @@ def _utf16_piece(data: bytes, encoding: str, restored: list[str]) -> str:
             restored.append(tail)
         else:
             tail = "\ufffd"
-    return body.decode(encoding, errors="replace").replace("\x00", "") + tail
+    return body.decode(encoding, errors="replace") + tail
 
 
 def _sniff_utf16(data: bytes) -> str | None:

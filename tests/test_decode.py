@@ -907,3 +907,12 @@ def test_a_file_that_only_repeats_a_little_is_not_cut() -> None:
     decoded = decode(one + one[:2000])
     assert decoded.warnings == ()
     assert decoded.text == NUMBERED_TEXT + one[:2000].decode()
+
+
+def test_nul_in_utf16_without_bom_is_kept_and_reported() -> None:
+    text = PLAIN_TYPOGRAPHY_TEXT * 10
+    damaged = text.replace("stack", "st\x00ack", 1)
+    decoded = decode(damaged.encode("utf-16-le"))
+    assert decoded.encoding == "utf-16-le"
+    assert decoded.text == damaged
+    assert _control_warning(decoded).startswith("1 control characters (NUL)")
