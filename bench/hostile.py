@@ -206,6 +206,50 @@ def copies(name: str, count: int) -> None:
     print(table(headers, rows))
 
 
+_HEAD = (
+    "Invented Rules\n\nThese rules are effective as of May 1, 2020.\n\n"
+    "1. Section\n\n100. Chapter\n\n100.1. A rule that goes on\n"
+)
+
+
+def others() -> None:
+    """Inputs built to make the reader slow: each must take about as long as its size."""
+    from rules_kb import models, parse
+
+    long_number = "702." + "1" * 100_000
+    cases = [
+        (
+            "hard-wrapped paragraph of 320,000 lines (9.6 MB)",
+            lambda: parse.edition(_HEAD + "and on and on with more words\n" * 320_000),
+        ),
+        (
+            "glossary term of 200,000 ', 100' (1 MB)",
+            lambda: parse.edition(
+                _HEAD + "\nGlossary\n\nTerm" + ", 100" * 200_000 + " x\n\nCredits\n\nNone.\n"
+            ),
+        ),
+        ("rule number of 100,000 digits", lambda: models.normalise_number(long_number)),
+        ("is_number of 100,000 digits", lambda: models.is_number(long_number)),
+        (
+            "credits of 10 MB",
+            lambda: parse.edition(
+                _HEAD + "\nGlossary\n\nTerm\nText.\n\nCredits\n\n" + "Someone.\n" * 1_000_000
+            ),
+        ),
+    ]
+    rows = []
+    for label, work in cases:
+        start = time.process_time()
+        try:
+            work()
+            result = "read"
+        except RulesKbError as error:
+            result = f"{type(error).__name__}: {error}"[:110]
+        rows.append((label, f"{time.process_time() - start:.2f} s", result))
+    print("\n#### Inputs made to be slow\n")
+    print(table(["input", "CPU", "outcome"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mutants", type=int, default=100, help="mutants per edition")
@@ -219,6 +263,7 @@ def main() -> None:
     names += ["2022-11-18", "2004-02-01", "1999-11-01"]
     mutation_pass(names, args.mutants, args.seed)
     copies("2026-08-07", args.copies)
+    others()
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ _TOC_LEADER = re.compile(r"\.{4,}\s*\d*\s*$")
 _SENSE = re.compile(r"^\d+\.\s+\S")
 _GLUED_SENSE = re.compile(r"^([A-Z][^0-9]*?[a-z)])(1\.\s+\S.*)$")
 #: "Abilities, 402" or "activated ability, 403, 406.1d": the index of 1999, never a term.
+_SHORT_LINE = 200
 _INDEX_ENTRY = re.compile(r",\s*\d{3}(?:\.\d+[a-z]*)?(?:\s*[,–-]\s*\d{3}(?:\.\d+[a-z]*)?)*\s*$")
 _WRAP_WIDTH = 150
 _MAX_UNPARSED = 500
@@ -267,6 +268,8 @@ class LineLexer:
         """Non-blank, non-decoration lines seen so far."""
         self._number: tuple[str, str, str, int] | None = None
         self._index_like = False
+        self._parts: list[str] = []
+        self._tail = ""
 
     def tokens(self) -> Iterator[Token]:
         """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
@@ -294,29 +297,36 @@ class LineLexer:
                     current.end_line = line_no
                 continue
             self.content_lines += 1
+            if self.part == "credits":
+                self._count_credits(raw)
             if (
                 self.wrapped
                 and not blank_before
                 and current
                 and current.kind != "TERM"
-                and _OPEN_END.search(current.text[-12:])
+                and _OPEN_END.search(self._tail[-12:])
             ):
                 kind = None  # a hard-wrapped sentence goes on, whatever the line starts with
             else:
                 kind = self._classify(raw, blank_before, current.kind if current else None)
             blank_before = False
             if kind is None and current is not None:
-                current.text = _join(current.text, raw.strip())
+                self._extend(raw.strip())
                 current.end_line = line_no
                 continue
             if current is not None:
-                yield current
-            current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
+                yield self._finished(current)
+            current = self._started(LogicalLine(kind or "PARA", raw.strip(), line_no, line_no))
             if kind == "RULE":
                 current.number = self._number
                 if current.text[4:5].isalpha():
                     self._lettered(current)
-            if kind == "TERM" and not self._index_like and _INDEX_ENTRY.search(current.text):
+            if (
+                kind == "TERM"
+                and not self._index_like
+                and len(current.text) < _SHORT_LINE  # the pattern is slow on long lines
+                and _INDEX_ENTRY.search(current.text)
+            ):
                 self._index_like = True
                 self.warnings.append(
                     f"line {line_no}: glossary term {current.text[:40]!r} reads like an index"
@@ -327,12 +337,39 @@ class LineLexer:
                 # "Ability1. Text on an object ..." (2021-06-18): the term lost its line break.
                 self.warnings.append(f"line {line_no}: glossary term glued to its first sense")
                 yield LogicalLine("TERM", glued.group(1), line_no, line_no)
-                current = LogicalLine("DEF", glued.group(2), line_no, line_no)
+                current = self._started(LogicalLine("DEF", glued.group(2), line_no, line_no))
             if current.kind in {"PARA", "DEF", "CREDIT_LINE", "INDEX_LINE"} and not self.wrapped:
                 yield current
                 current = None
         if current is not None:
-            yield current
+            yield self._finished(current)
+
+    def _started(self, logical: LogicalLine) -> LogicalLine:
+        """Begin a logical line; wrapped lines are joined onto it at the end, in one go
+        (joining them one by one made a long paragraph quadratic)."""
+        self._parts = [logical.text]
+        self._tail = logical.text[-16:]
+        return logical
+
+    def _extend(self, following: str) -> None:
+        """Rejoin a hard-wrapped line: keep a hyphen that ended the line, else a space."""
+        tail = self._tail
+        separator = "" if tail.endswith("-") and tail[-2:-1].isalpha() else " "
+        self._parts += (separator, following)
+        self._tail = (tail + separator + following)[-16:]
+
+    def _finished(self, logical: LogicalLine) -> LogicalLine:
+        if len(self._parts) > 1:
+            logical.text = "".join(self._parts)
+        return logical
+
+    def _count_credits(self, raw: str) -> None:
+        self.credits_size += len(raw) + 1
+        if self.credits_size > MAX_CREDITS:
+            raise NotAnEdition(
+                f"the credits run past {MAX_CREDITS // 1024} KB (no edition's reach 4 KB):"
+                " what follows the rules is not an edition's credits"
+            )
 
     def _classify(self, raw: str, blank_before: bool, previous: str | None) -> str | None:
         """The token kind of a line, or None when it continues the previous line."""
@@ -353,12 +390,6 @@ class LineLexer:
             return self._classify_glossary(raw, blank_before, previous)
         if self.part == "index":
             return "INDEX_LINE"
-        self.credits_size += len(text) + 1
-        if self.credits_size > MAX_CREDITS:
-            raise NotAnEdition(
-                f"the credits run past {MAX_CREDITS // 1024} KB (no edition's reach 4 KB):"
-                " what follows the rules is not an edition's credits"
-            )
         return "CREDIT_LINE" if blank_before or not self.wrapped else None
 
     def _classify_body(self, raw: str, text: str, blank_before: bool) -> str | None:
@@ -426,13 +457,6 @@ def is_hard_wrapped(lines: list[str]) -> bool:
             if text and not (_RULE.match(text) or _EXAMPLE.match(text)):
                 continued += 1
     return rules > 0 and continued > 0.2 * rules
-
-
-def _join(previous: str, following: str) -> str:
-    """Rejoin a hard-wrapped line: keep a hyphen that ended the line, else add a space."""
-    if previous.endswith("-") and previous[-2:-1].isalpha():
-        return previous + following
-    return f"{previous} {following}"
 
 
 #: What each place in the grammar (grammars/cr.lark) lets come next. A place is named

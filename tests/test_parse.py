@@ -706,3 +706,18 @@ def test_a_damaged_index_heading_is_named() -> None:
     lines[55] = "Indx"
     found = edition("\n".join(lines))
     assert any("reads like an index entry" in w for w in found.warnings), found.warnings
+
+
+def test_a_long_hard_wrapped_paragraph_is_joined_whole() -> None:
+    head = "Invented Rules\n\nThese rules are effective as of May 1, 2020.\n\n1. Section\n\n"
+    head += "100. Chapter\n\n100.1. A rule that goes on\n"
+    found = edition(head + "and on, with a hyph-\nenated word and\n" * 5000)
+    rule = rule_map(found)["100.1"]
+    expected = "A rule that goes on" + " and on, with a hyph-enated word and" * 5000
+    assert rule.text == expected  # type: ignore[attr-defined]
+
+
+def test_credits_joined_from_wrapped_lines_still_count() -> None:
+    text = (FIXTURES / "wrapped2003.txt").read_text("utf-8")
+    with pytest.raises(NotAnEdition):
+        edition(text + "and more credits, and\n" * 5000)
