@@ -179,6 +179,9 @@ def _report_controls(text: str, warnings: list[str]) -> None:
         return
     names = ", ".join(sorted({controls.name(text[i]) for i in offsets}))
     line = text.count("\n", 0, offsets[0]) + 1
+    if len(offsets) == 1:
+        warnings.append(f"1 control character ({names}) in the text, on line {line}; kept as it is")
+        return
     warnings.append(
         f"{len(offsets)} control characters ({names}) in the text, the first on line {line};"
         " kept as they are"
@@ -377,12 +380,18 @@ def _decode_replacing(data: bytes, codec: str) -> tuple[str, list[int]]:
 def _report_invalid(data: bytes, codec: str, offsets: list[int], warnings: list[str]) -> None:
     if not offsets:
         return
-    lines = _lines_at(data, codec, offsets[:SHOWN_LINES])
-    shown = ", ".join(str(line) for line in dict.fromkeys(lines))
+    lines = list(dict.fromkeys(_lines_at(data, codec, offsets[:SHOWN_LINES])))
     more = f" and {len(offsets) - SHOWN_LINES} more" if len(offsets) > SHOWN_LINES else ""
+    where = ("line " if len(lines) == 1 and not more else "lines ") + ", ".join(map(str, lines))
     name = {"utf-8": "UTF-8", "utf-16-le": "UTF-16", "utf-16-be": "UTF-16"}.get(codec, codec)
+    if len(offsets) == 1:
+        warnings.append(
+            f"1 byte sequence is not valid {name} ({where}): read as U+FFFD,"
+            " the original character is lost"
+        )
+        return
     warnings.append(
-        f"{len(offsets)} byte sequences are not valid {name} (line {shown}{more}):"
+        f"{len(offsets)} byte sequences are not valid {name} ({where}{more}):"
         " read as U+FFFD, the original characters are lost"
     )
 
