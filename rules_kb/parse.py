@@ -285,9 +285,9 @@ class LineLexer:
         """Yield each logical line once it is complete."""
         current: LogicalLine | None = None
         blank_before = True
-        for index in range(self.start, len(self.lines)):
-            raw = self.lines[index].rstrip()
-            line_no = index + 1
+        wrapped = self.wrapped
+        for line_no, line in enumerate(self.lines[self.start :], start=self.start + 1):
+            raw = line.rstrip()
             if not raw:
                 blank_before = True
                 continue
@@ -300,7 +300,7 @@ class LineLexer:
             if self.part == "credits":
                 self._count_credits(raw)
             if (
-                self.wrapped
+                wrapped
                 and not blank_before
                 and current
                 and current.kind != "TERM"
@@ -315,8 +315,10 @@ class LineLexer:
                 current.end_line = line_no
                 continue
             if current is not None:
-                yield self._finished(current)
-            current = self._started(LogicalLine(kind or "PARA", raw.strip(), line_no, line_no))
+                yield self._finished(current) if wrapped else current
+            current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
+            if wrapped:
+                self._started(current)
             if kind == "RULE":
                 current.number = self._number
                 if current.text[4:5].isalpha():
@@ -338,15 +340,15 @@ class LineLexer:
                 self.warnings.append(f"line {line_no}: glossary term glued to its first sense")
                 yield LogicalLine("TERM", glued.group(1), line_no, line_no)
                 current = self._started(LogicalLine("DEF", glued.group(2), line_no, line_no))
-            if current.kind in {"PARA", "DEF", "CREDIT_LINE", "INDEX_LINE"} and not self.wrapped:
+            if not wrapped and current.kind in {"PARA", "DEF", "CREDIT_LINE", "INDEX_LINE"}:
                 yield current
                 current = None
         if current is not None:
-            yield self._finished(current)
+            yield self._finished(current) if wrapped else current
 
     def _started(self, logical: LogicalLine) -> LogicalLine:
-        """Begin a logical line; wrapped lines are joined onto it at the end, in one go
-        (joining them one by one made a long paragraph quadratic)."""
+        """Begin a logical line of a hard-wrapped edition; the lines that continue it are
+        joined onto it at the end, in one go (one by one made a long paragraph quadratic)."""
         self._parts = [logical.text]
         self._tail = logical.text[-16:]
         return logical
