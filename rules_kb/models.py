@@ -12,6 +12,8 @@ RuleKind = Literal["section", "chapter", "rule", "subrule"]
 
 #: The longest parts a rule number has: "702.190", "704.5aa" (a little room to grow).
 MAX_HEAD_DIGITS, MAX_MINOR_DIGITS, MAX_LETTERS = 3, 4, 2
+#: No way of writing a rule number ("Comprehensive Rules § 702.190aa.") is longer.
+MAX_WRITTEN = 64
 
 #: A number as stored: "7", "702", "702.19", "702.19b", "704.5aa", and "306.b", a typo
 #: printed in 2008-10-01 (a letter straight after the chapter's dot).
@@ -124,11 +126,11 @@ def normalise_number(raw: str) -> str:
     "702.19", "702.19.", "rule 702.19b.", "Rule 702.19B", "r702.19", "CR 702.19",
     "§702.19b", "§ 702.19b", "702.19(b)", "702.19 b" and "702,19" become "702.19" or
     "702.19b". Text that is no number comes back stripped and lower-cased, for the
-    caller's "no rule ..." message; a number longer than any rule number can be
-    raises BadRuleNumber.
+    caller's "no rule ..." message; a number longer than any rule number can be, or
+    any text longer than `MAX_WRITTEN` characters, raises BadRuleNumber.
     """
     value = raw.strip()
-    match = _WRITTEN.fullmatch(value)
+    match = _WRITTEN.fullmatch(value) if len(value) <= MAX_WRITTEN else None
     if match is None:
         if _NUMERIC.fullmatch(value):
             raise BadRuleNumber(
@@ -136,6 +138,8 @@ def normalise_number(raw: str) -> str:
                 f"{MAX_HEAD_DIGITS} digits before the dot, {MAX_MINOR_DIGITS} after it "
                 f"and {MAX_LETTERS} letters"
             )
+        if len(value) > MAX_WRITTEN:
+            raise BadRuleNumber(f"{_shown(value)} is not a rule number: it is far too long")
         return value.rstrip(".").lower()
     head, minor, letters, bare = match.group("head", "minor", "letters", "bare")
     if minor is not None:
@@ -146,7 +150,8 @@ def normalise_number(raw: str) -> str:
 def is_number(raw: str) -> bool:
     """Whether a query is a rule, chapter or section number in one of the written forms
     `normalise_number` accepts ("702 and trample" and "2 players" are not)."""
-    return _WRITTEN.fullmatch(raw.strip()) is not None
+    value = raw.strip()
+    return len(value) <= MAX_WRITTEN and _WRITTEN.fullmatch(value) is not None
 
 
 def _shown(value: str, limit: int = 24) -> str:

@@ -721,3 +721,11 @@ def test_credits_joined_from_wrapped_lines_still_count() -> None:
     text = (FIXTURES / "wrapped2003.txt").read_text("utf-8")
     with pytest.raises(NotAnEdition):
         edition(text + "and more credits, and\n" * 5000)
+
+
+def test_long_text_is_no_rule_number() -> None:
+    with pytest.raises(BadRuleNumber) as caught:
+        normalise_number("a" * 20_000)
+    shown = "'" + "a" * 24 + "…'"
+    assert str(caught.value) == f"{shown} is not a rule number: it is far too long"
+    assert normalise_number("  rule 702.19b  ") == "702.19b"
