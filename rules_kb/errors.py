@@ -63,3 +63,26 @@ class NoRulesLink(RulesKbError):
 
 class TruncatedDownload(RulesKbError):
     """The download stopped short, or the rules text it carried stops before its end."""
+
+
+class BadRuleNumber(RulesKbError):
+    """A rule number longer than any rule number can be (3 digits, a dot, 4 digits, 2 letters)."""
+
+
+class GrammarRejected(ParseFailure):
+    """The grammar could not place the text at one line and column. The message is one
+    line; `details` keeps the parser's multi-line context (for a verbose report)."""
+
+    def __init__(self, message: str, *, line: int = 0, column: int = 0, details: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+        """The 1-based line of the decoded text where parsing stopped."""
+        self.column = column
+        """The 1-based column on that line."""
+        self.details = details
+        """What the parser expected there, over several lines."""
+
+
+class BadOption(RulesKbError):
+    """An option value no download can use: a timeout that is not a finite number of
+    seconds, a backoff too long to sleep, a URL that is no http(s) URL."""

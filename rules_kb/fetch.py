@@ -8,14 +8,17 @@ https://magic.wizards.com/en/rules. The file's name has changed over the years
 by what it is (a `.txt` whose name says comprehensive rules), never by a pattern
 for the name.
 
-Transient failures (no connection, timeouts, HTTP 5xx, a body cut short) are
-retried with exponential backoff; the rest fail at once. Every failure is one
-exception from rules_kb.errors with a one-line message. httpx is imported only here.
+Transient failures (no connection, timeouts, HTTP 5xx, a body cut short, an
+attempt that runs past its deadline) are retried with exponential backoff; the rest
+fail at once. Every failure is one exception from rules_kb.errors with a one-line
+message. httpx is imported only here.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +28,8 @@ from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from rules_kb.errors import (
+    BadOption,
+    GrammarRejected,
     HttpError,
     NetworkError,
     NoRulesLink,
@@ -48,6 +53,8 @@ USER_AGENT = "rules-kb/0.1 (+https://magic.wizards.com/en/rules reader)"
 MAX_BYTES = 64 * 1024 * 1024
 #: Statuses worth asking again for: the server may recover.
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+#: The longest wait between two attempts, however many retries came before.
+MAX_WAIT = 3600.0
 
 Progress = Callable[[int, int | None], None]
 """Called as bytes arrive with (bytes so far, total bytes or None when unknown)."""
@@ -55,14 +62,40 @@ Progress = Callable[[int, int | None], None]
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """How patient a download is."""
+    """How patient a download is. Out-of-range values raise BadOption (one line)."""
 
     timeout: float = 30.0
-    """Seconds allowed to connect, and between two reads of the body."""
+    """Seconds allowed to connect, and between two reads of the body (above 0, at most
+    3600)."""
     retries: int = 3
-    """Further attempts after the first one, for transient failures only."""
+    """Further attempts after the first one, for transient failures only (0 to 100)."""
     backoff: float = 1.0
-    """Seconds before the first retry; each following retry waits twice as long."""
+    """Seconds before the first retry; each following retry waits twice as long, at most
+    an hour (0 to 3600)."""
+    deadline: float = 120.0
+    """Seconds one attempt may take in all, however steadily the data trickles in; each
+    retry has a deadline of its own (above 0, at most 86400)."""
+
+    def __post_init__(self) -> None:
+        _check_seconds("timeout", self.timeout, 3600, zero=False)
+        _check_seconds("backoff", self.backoff, 3600, zero=True)
+        _check_seconds("deadline", self.deadline, 86400, zero=False)
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int):
+            raise BadOption(f"retries must be a whole number, not {self.retries!r}")
+        if not 0 <= self.retries <= 100:
+            raise BadOption(f"retries must be from 0 to 100, not {self.retries}")
+
+    def wait(self, attempt: int) -> float:
+        """Seconds to wait before attempt number `attempt` (1 is the first retry)."""
+        return min(self.backoff * 2.0 ** min(attempt - 1, 64), MAX_WAIT)
+
+
+def _check_seconds(name: str, value: object, most: float, *, zero: bool) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadOption(f"{name} must be a number of seconds, not {value!r}")
+    least = "from 0" if zero else "above 0"
+    if not math.isfinite(value) or value > most or value < 0 or (value == 0 and not zero):
+        raise BadOption(f"{name} must be {least} to {most:g} seconds, not {value:g}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +145,25 @@ def rules_link(html: str, base: str) -> str:
         candidates = [match.group(1) for match in _QUOTED_TXT.finditer(html.replace("\\/", "/"))]
     if not candidates:
         raise NoRulesLink(f"no .txt link on {base}: the page links no Comprehensive Rules text")
-    urls = [normalise_url(urljoin(base, href)) for href in candidates]
+    urls = [url for url in (_joined(base, href) for href in candidates) if url]
+    if not urls:
+        raise NoRulesLink(f"no usable .txt link on {base}: every one is a malformed URL")
     return max(enumerate(urls), key=lambda item: _rank(item[1], item[0]))[1]
 
 
+def _joined(base: str, href: str) -> str | None:
+    """The absolute URL of a link, or None when the link is not a valid URL."""
+    try:
+        return checked_url(normalise_url(urljoin(base, href)))
+    except (ValueError, BadOption):
+        return None
+
+
 def _is_txt(href: str) -> bool:
-    return urlsplit(href).path.lower().endswith(".txt")
+    try:
+        return urlsplit(href).path.lower().endswith(".txt")
+    except ValueError:  # "http://[::1/x.txt": kept, to be refused as no valid URL
+        return href.lower().endswith(".txt")
 
 
 def _rank(url: str, position: int) -> tuple[bool, str, int]:
@@ -141,10 +187,49 @@ def name_date(name: str) -> str | None:
 
 
 def normalise_url(url: str) -> str:
-    """Percent-encode what needs it (spaces in file names) and keep what is encoded."""
-    parts = urlsplit(url)
+    """Percent-encode what needs it (spaces in file names) and keep what is encoded.
+
+    Raises BadOption for text that is no URL at all ("http://[::1").
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:
+        raise BadOption(f"not a valid URL ({_reason(error)}): {_shown(url)}") from None
     path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~")
     return parts._replace(path=path).geturl()
+
+
+def checked_url(url: str) -> str:
+    """The URL, if it is one a download can use: http(s), a host, a port from 1 to
+    65535. Raises BadOption with one line otherwise."""
+    problem = url_problem(url)
+    if problem:
+        raise BadOption(f"{problem}: {_shown(url)}")
+    return url
+
+
+def url_problem(url: str) -> str | None:
+    """Why a download cannot use a URL, or None when it can."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        if "port" in str(error).lower():
+            return _BAD_PORT
+        return f"not a valid URL ({_reason(error)})"
+    if parts.scheme.lower() not in {"http", "https"} or not parts.netloc:
+        return "not an http(s) URL"
+    host = parts.hostname or ""
+    if not host or any(char.isspace() or char in '<>"{}|\\^`' for char in host):
+        return "no valid host name"
+    return _BAD_PORT if port == 0 else None
+
+
+_BAD_PORT = "invalid port (a port is a number from 1 to 65535)"
+
+
+def _shown(url: str, limit: int = 200) -> str:
+    return repr(url if len(url) <= limit else url[:limit] + "…")
 
 
 def file_name(url: str) -> str:
@@ -182,6 +267,13 @@ def read(download: Download) -> tuple[Edition, Decoded]:
 
     try:
         edition, decoded = pipeline.read_edition(download.data)
+    except GrammarRejected as error:
+        raise GrammarRejected(
+            f"{download.name}: {error}",
+            line=error.line,
+            column=error.column,
+            details=error.details,
+        ) from error
     except (NotText, NotAnEdition, ParseFailure) as error:
         raise type(error)(f"{download.name}: {error}") from error
     cut = [warning for warning in edition.warnings if warning.startswith("truncated")]
@@ -208,81 +300,170 @@ class _Retry(Exception):
 
 def _fetch(url: str, policy: Policy, progress: Progress | None) -> _Body:
     """GET a URL with retries and backoff for transient failures."""
-    import httpx
-
-    _check_scheme(url)
-    attempts = max(0, policy.retries) + 1
+    url = checked_url(url)
+    attempts = policy.retries + 1
     last: RulesKbError = NetworkError(f"no attempt made to fetch {url}")
-    with httpx.Client(
-        timeout=httpx.Timeout(policy.timeout),
-        follow_redirects=True,
-        headers={"User-Agent": USER_AGENT},
-    ) as client:
-        for attempt in range(attempts):
-            if attempt:
-                time.sleep(policy.backoff * 2 ** (attempt - 1))
-            try:
-                return _attempt(client, url, policy, progress)
-            except _Retry as retry:
-                last = retry.error
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(policy.wait(attempt))
+        try:
+            return _attempt(url, policy, progress)
+        except _Retry as retry:
+            last = retry.error
     suffix = f" (tried {attempts} times)" if attempts > 1 else ""
     raise type(last)(f"{last}{suffix}")
 
 
-def _check_scheme(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in {"http", "https"} or not parts.netloc:
-        raise NetworkError(f"not an http(s) URL: {url!r}")
+class _Deadline:
+    """Ends one attempt when its time is up: the clock is read between chunks, and a
+    timer closes the client, which wakes a read that waits on a stalled server."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends = time.monotonic() + seconds
+        self.expired = False
+        self._timer: threading.Timer | None = None
+
+    def watch(self, client: httpx.Client) -> None:
+        def expire() -> None:
+            self.expired = True
+            client.close()
+
+        self._timer = threading.Timer(self.seconds, expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def check(self) -> None:
+        if self.expired or time.monotonic() > self.ends:
+            self.expired = True
+            raise _Expired
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
 
-def _attempt(client: httpx.Client, url: str, policy: Policy, progress: Progress | None) -> _Body:
+class _Expired(Exception):
+    """The attempt's deadline passed (turned into a NetworkError by `_attempt`)."""
+
+
+@dataclass(slots=True)
+class _Progress:
+    received: int = 0
+    total: int | None = None
+
+
+def _attempt(url: str, policy: Policy, progress: Progress | None) -> _Body:
+    """One GET, within the policy's deadline; failures become rules_kb errors, wrapped
+    in _Retry when they are worth another attempt."""
     import httpx
 
-    received = 0
-    total: int | None = None
+    clock = _Deadline(policy.deadline)
+    state = _Progress()
+    client = httpx.Client(
+        timeout=httpx.Timeout(policy.timeout),
+        follow_redirects=True,
+        headers={"User-Agent": USER_AGENT},
+        event_hooks={"request": [_redirect_check(url)]},
+    )
+    clock.watch(client)
     try:
-        with client.stream("GET", url) as response:
-            _check_status(response)
-            total = _content_length(response)
-            chunks: list[bytes] = []
-            size = 0
-            # iter_bytes undoes Content-Encoding; num_bytes_downloaded counts wire bytes,
-            # which is what Content-Length promises.
-            for chunk in response.iter_bytes():
-                chunks.append(chunk)
-                size += len(chunk)
-                received = response.num_bytes_downloaded
-                if size > MAX_BYTES:
-                    raise NotText(f"{url} is larger than {MAX_BYTES // 2**20} MB: not rules text")
-                if progress:
-                    progress(received, total)
-            if total is not None and received < total:
-                _truncated(url, received, total)
-            return _Body(
-                url=str(response.url),
-                data=b"".join(chunks),
-                content_type=response.headers.get("content-type", ""),
-                charset=response.charset_encoding,
-            )
-    except httpx.TimeoutException as error:
-        raise _Retry(
-            NetworkError(f"timed out after {policy.timeout:g} s ({_what(error)}) from {url}")
-        ) from error
-    except httpx.ConnectError as error:
-        host = urlsplit(url).netloc
-        raise _Retry(NetworkError(f"cannot connect to {host}: {_reason(error)}")) from error
-    except httpx.RemoteProtocolError as error:
-        if total is not None and received < total:
-            _truncated(url, received, total)
-        raise _Retry(NetworkError(f"{url}: the connection broke ({_reason(error)})")) from error
-    except httpx.TransportError as error:
-        raise _Retry(NetworkError(f"{url}: {_reason(error)}")) from error
-    except httpx.DecodingError as error:
-        raise _Retry(TruncatedDownload(f"{url}: the compressed body is damaged")) from error
-    except httpx.TooManyRedirects as error:
-        raise NetworkError(f"{url}: too many redirects") from error
+        with client:
+            return _transfer(client, url, progress, clock, state)
+    except _Expired:
+        raise _Retry(_past_deadline(url, policy, state)) from None
     except (httpx.HTTPError, httpx.InvalidURL) as error:
-        raise NetworkError(f"{url}: {_reason(error)}") from error
+        if clock.expired:
+            raise _Retry(_past_deadline(url, policy, state)) from error
+        raise _failure(error, url, policy, state) from error
+    except Exception as error:
+        # a client closed under a read by the deadline's timer may fail in other ways
+        if clock.expired:
+            raise _Retry(_past_deadline(url, policy, state)) from error
+        raise
+    finally:
+        clock.cancel()
+
+
+def _transfer(
+    client: httpx.Client,
+    url: str,
+    progress: Progress | None,
+    clock: _Deadline,
+    state: _Progress,
+) -> _Body:
+    with client.stream("GET", url) as response:
+        _check_status(response)
+        state.total = _content_length(response)
+        chunks: list[bytes] = []
+        size = 0
+        # iter_bytes undoes Content-Encoding; num_bytes_downloaded counts wire bytes,
+        # which is what Content-Length promises.
+        for chunk in response.iter_bytes():
+            clock.check()
+            chunks.append(chunk)
+            size += len(chunk)
+            state.received = response.num_bytes_downloaded
+            if size > MAX_BYTES:
+                raise NotText(f"{url} is larger than {MAX_BYTES // 2**20} MB: not rules text")
+            if progress:
+                progress(state.received, state.total)
+        if state.total is not None and state.received < state.total:
+            _truncated(url, state.received, state.total)
+        return _Body(
+            url=str(response.url),
+            data=b"".join(chunks),
+            content_type=response.headers.get("content-type", ""),
+            charset=response.charset_encoding,
+        )
+
+
+def _redirect_check(first: str) -> Callable[[httpx.Request], None]:
+    """A request hook: every URL a redirect leads to must be one a download can use."""
+
+    def check(request: httpx.Request) -> None:
+        target = str(request.url)
+        if target == first:
+            return
+        problem = url_problem(target)
+        if problem:
+            raise BadOption(f"{first} redirected to {_shown(target)}: {problem}")
+
+    return check
+
+
+def _past_deadline(url: str, policy: Policy, state: _Progress) -> NetworkError:
+    got = f"{state.received:,} bytes" + (f" of {state.total:,}" if state.total else "")
+    return NetworkError(
+        f"the deadline of {policy.deadline:g} s for one download attempt passed"
+        f" ({got} received) from {url}"
+    )
+
+
+def _failure(error: Exception, url: str, policy: Policy, state: _Progress) -> Exception:
+    """The rules_kb error for an httpx one: a _Retry when another attempt may succeed."""
+    import httpx
+
+    if isinstance(error, httpx.TimeoutException):
+        return _Retry(
+            NetworkError(f"timed out after {policy.timeout:g} s ({_what(error)}) from {url}")
+        )
+    if isinstance(error, httpx.UnsupportedProtocol):
+        return NetworkError(f"{url}: {_reason(error)}")
+    if isinstance(error, httpx.ConnectError):
+        host = urlsplit(url).netloc
+        return _Retry(NetworkError(f"cannot connect to {host}: {_reason(error)}"))
+    if isinstance(error, httpx.RemoteProtocolError):
+        if state.total is not None and state.received < state.total:
+            return _truncated_error(url, state.received, state.total)
+        return _Retry(NetworkError(f"{url}: the connection broke ({_reason(error)})"))
+    if isinstance(error, httpx.TransportError):
+        return _Retry(NetworkError(f"{url}: {_reason(error)}"))
+    if isinstance(error, httpx.DecodingError):
+        return _Retry(TruncatedDownload(f"{url}: the compressed body is damaged"))
+    if isinstance(error, httpx.TooManyRedirects):
+        return NetworkError(f"{url}: too many redirects")
+    return NetworkError(f"{url}: {_reason(error)}")
 
 
 def _check_status(response: httpx.Response) -> None:
@@ -300,7 +481,11 @@ def _content_length(response: httpx.Response) -> int | None:
 
 
 def _truncated(url: str, received: int, total: int) -> NoReturn:
-    raise _Retry(
+    raise _truncated_error(url, received, total)
+
+
+def _truncated_error(url: str, received: int, total: int) -> _Retry:
+    return _Retry(
         TruncatedDownload(f"download cut short: received {received} of {total} bytes from {url}")
     )
 
@@ -321,7 +506,10 @@ def _reason(error: Exception) -> str:
 
 
 def _page_text(body: _Body) -> str:
-    return body.data.decode(body.charset or "utf-8", errors="replace")
+    try:
+        return body.data.decode(body.charset or "utf-8", errors="replace")
+    except LookupError:  # a charset no codec knows
+        return body.data.decode("utf-8", errors="replace")
 
 
 def _is_html(body: _Body) -> bool:

@@ -6,9 +6,34 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules_kb.errors import BadRuleNumber
+
 RuleKind = Literal["section", "chapter", "rule", "subrule"]
 
-_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?$")
+#: The longest parts a rule number has: "702.190", "704.5aa" (a little room to grow).
+MAX_HEAD_DIGITS, MAX_MINOR_DIGITS, MAX_LETTERS = 3, 4, 2
+#: No way of writing a rule number ("Comprehensive Rules § 702.190aa.") is longer.
+MAX_WRITTEN = 64
+
+#: A number as stored: "7", "702", "702.19", "702.19b", "704.5aa", and "306.b", a typo
+#: printed in 2008-10-01 (a letter straight after the chapter's dot).
+_NUMBER = re.compile(r"([0-9]{1,3})(?:\.([0-9]{1,4})?([a-z]{0,2}))?", re.ASCII)
+#: A number as people write it: "CR 702.19", "§ 702.19b", "rule 702.19b.", "r702.19",
+#: "702.19(b)", "702.19 b", "702,19", "Rule 702.19B". Bounded quantifiers only, so
+#: that a 100,000-digit "number" fails at its fourth or fifth digit.
+_WRITTEN = re.compile(
+    r"(?:(?:cr|rules?|r)\.?[ \t]*)?(?:§[ \t]*)?"
+    r"(?P<head>[0-9]{1,3})"
+    r"(?:[.,](?:(?P<minor>[0-9]{1,4})(?:[ \t]?\(?(?P<letters>[a-z]{1,2})\)?)?"
+    r"|(?P<bare>[a-z]{1,2}))?)?"
+    r"\.?",
+    re.ASCII | re.IGNORECASE,
+)
+#: Anything that is clearly meant as a number, to refuse it clearly when it is too long.
+_NUMERIC = re.compile(
+    r"(?:(?:cr|rules?|r)\.?[ \t]*)?(?:§[ \t]*)?[0-9]+(?:[.,][0-9]*)?[a-z]*\.?",
+    re.ASCII | re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +111,9 @@ class Edition:
 
 
 def sort_key(number: str) -> tuple[int, int, int, str]:
-    """Numeric order of rule numbers: 100.2 < 100.10, 704.5z < 704.5aa."""
-    match = _NUMBER.match(number)
+    """Numeric order of rule numbers: 100.2 < 100.10, 704.5z < 704.5aa; a printed typo
+    such as 306.b sorts after its chapter and before 306.1. Anything else sorts last."""
+    match = _NUMBER.fullmatch(number)
     if not match:
         return (10**6, 0, 0, number)
     head, minor, letters = match.groups()
@@ -95,12 +121,38 @@ def sort_key(number: str) -> tuple[int, int, int, str]:
 
 
 def normalise_number(raw: str) -> str:
-    """Accept "702.19", "702.19.", "rule 702.19", "702.19B" and return "702.19" / "702.19b"."""
+    """The stored form of a rule number as people write it.
+
+    "702.19", "702.19.", "rule 702.19b.", "Rule 702.19B", "r702.19", "CR 702.19",
+    "§702.19b", "§ 702.19b", "702.19(b)", "702.19 b" and "702,19" become "702.19" or
+    "702.19b". Text that is no number comes back stripped and lower-cased, for the
+    caller's "no rule ..." message; a number longer than any rule number can be, or
+    any text longer than `MAX_WRITTEN` characters, raises BadRuleNumber.
+    """
     value = raw.strip()
-    value = re.sub(r"^(?:rules?|r\.?)\s*", "", value, flags=re.I).strip().rstrip(".")
-    return value.lower()
+    match = _WRITTEN.fullmatch(value) if len(value) <= MAX_WRITTEN else None
+    if match is None:
+        if _NUMERIC.fullmatch(value):
+            raise BadRuleNumber(
+                f"{_shown(value)} is not a rule number: rule numbers have at most "
+                f"{MAX_HEAD_DIGITS} digits before the dot, {MAX_MINOR_DIGITS} after it "
+                f"and {MAX_LETTERS} letters"
+            )
+        if len(value) > MAX_WRITTEN:
+            raise BadRuleNumber(f"{_shown(value)} is not a rule number: it is far too long")
+        return value.rstrip(".").lower()
+    head, minor, letters, bare = match.group("head", "minor", "letters", "bare")
+    if minor is not None:
+        return f"{head}.{minor}{(letters or '').lower()}"
+    return f"{head}.{bare.lower()}" if bare else head
 
 
 def is_number(raw: str) -> bool:
-    """Whether a query looks like a rule, chapter or section number."""
-    return bool(_NUMBER.match(normalise_number(raw)))
+    """Whether a query is a rule, chapter or section number in one of the written forms
+    `normalise_number` accepts ("702 and trample" and "2 players" are not)."""
+    value = raw.strip()
+    return len(value) <= MAX_WRITTEN and _WRITTEN.fullmatch(value) is not None
+
+
+def _shown(value: str, limit: int = 24) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "…")

@@ -680,3 +680,239 @@ def test_question_marks_standing_for_lost_characters_are_reported() -> None:
 def test_question_marks_in_urls_and_questions_are_not_damage() -> None:
     text = "100.1. See www.example.com/default.asp?x=rules. Is it your turn? Yes.\n" * 3
     assert decode(text.encode("ascii")).warnings == ()
+
+
+# --------------------------------------------------------------------------------------
+# 5. Damage never changes how the rest of a file is read
+# --------------------------------------------------------------------------------------
+
+#: Many lines of invented rules, so that one damaged byte is a needle in a haystack.
+LONG_TEXT = TYPOGRAPHIC_TEXT * 40
+
+
+def _damage_warnings(decoded: Decoded) -> list[str]:
+    return [w for w in decoded.warnings if "not valid" in w]
+
+
+@pytest.mark.parametrize("stray", [b"\xff", b"\x80", b"\xc3", b"\xe2\x80", b"\xed\xa0\x80"])
+def test_stray_bytes_in_utf8_keep_it_utf8(stray: bytes) -> None:
+    """One bad sequence in a UTF-8 file is damage at one place, not a Mac Roman file."""
+    data = LONG_TEXT.encode("utf-8")
+    at = data.index("Jötun".encode(), 3000)
+    decoded = decode(data[:at] + stray + data[at:])
+    assert decoded.encoding == "utf-8"
+    line = data[:at].count(b"\n") + 1
+    assert decoded.text.split("\n")[line - 1].count("\ufffd") >= 1
+    assert decoded.text.replace("\ufffd", "") == LONG_TEXT
+    (warning,) = _damage_warnings(decoded)
+    assert f"line {line}" in warning and "UTF-8" in warning
+
+
+def test_damage_warning_counts_and_lists_the_first_lines() -> None:
+    lines = LONG_TEXT.encode("utf-8").split(b"\n")
+    for index in (10, 20, 30, 40, 50, 60, 70):
+        lines[index] += b"\xff"
+    decoded = decode(b"\n".join(lines))
+    assert decoded.encoding == "utf-8"
+    (warning,) = _damage_warnings(decoded)
+    assert warning.startswith("7 byte sequences are not valid UTF-8")
+    assert "lines 11, 21, 31, 41, 51 and 2 more" in warning
+    assert not any("U+FFFD replacement characters" in w for w in decoded.warnings)
+
+
+def test_pre_existing_and_new_replacement_characters_are_told_apart() -> None:
+    data = LONG_TEXT.encode("utf-8").replace(b"Dand\xc3\xa2n", b"Dand\xef\xbf\xbdn", 1)
+    decoded = decode(data + b"\xff\n")
+    assert any(w.startswith("1 U+FFFD replacement characters") for w in decoded.warnings)
+    assert any(w.startswith("1 byte sequence is not valid UTF-8") for w in decoded.warnings)
+
+
+@pytest.mark.parametrize("stray", [b"\x81", b"\x8d"])
+def test_undefined_byte_in_cp1252_keeps_it_cp1252(stray: bytes) -> None:
+    """0x81 has no character in cp1252: the file stays cp1252, with one U+FFFD."""
+    data = (PLAIN_TYPOGRAPHY_TEXT * 40).encode("cp1252")
+    at = len(data) // 2
+    decoded = decode(data[:at] + stray + data[at:])
+    assert decoded.encoding == "cp1252"
+    assert decoded.text.replace("\ufffd", "") == PLAIN_TYPOGRAPHY_TEXT * 40
+    assert any("not valid cp1252" in w for w in decoded.warnings)
+
+
+@pytest.mark.parametrize("stray", [b"\x81", b"\xff", b"\xe9", b"\x92"])
+def test_ascii_with_a_stray_byte_changes_only_that_line(stray: bytes) -> None:
+    """No valid multi-byte character says UTF-8: a code page may read the byte, but only
+    the line that holds it reads differently."""
+    text = "100.1. Invented rules in plain ASCII.\n" * 50
+    data = text.encode("ascii")
+    decoded = decode(data[:500] + stray + data[500:])
+    lines = decoded.text.split("\n")
+    changed = [i for i, (a, b) in enumerate(zip(text.split("\n"), lines, strict=True)) if a != b]
+    assert changed == [data[:500].count(b"\n")]
+
+
+@pytest.mark.parametrize("stray", [b"\xff", b"\xc3", b"\x80\x80"])
+def test_bom_and_invalid_utf8_is_read_with_a_warning(stray: bytes) -> None:
+    data = codecs.BOM_UTF8 + LONG_TEXT.encode("utf-8")
+    decoded = decode(data[:5000] + stray + data[5000:])
+    assert decoded.encoding == "utf-8-sig"
+    assert "\ufffd" in decoded.text
+    (warning,) = _damage_warnings(decoded)
+    assert "line " in warning
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_lone_surrogate_is_read_with_a_warning(codec: str) -> None:
+    bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else codecs.BOM_UTF16_BE
+    body = LONG_TEXT.encode(codec)
+    surrogate = "\ud800".encode(codec, "surrogatepass")
+    at = body.index("Jötun".encode(codec), 4000)
+    decoded = decode(bom + body[:at] + surrogate + body[at:])
+    assert decoded.encoding == codec
+    (warning,) = _damage_warnings(decoded)
+    line = LONG_TEXT[: at // 2].count("\n") + 1
+    assert warning == (
+        f"1 byte sequence is not valid UTF-16 (line {line}):"
+        " read as U+FFFD, the original character is lost"
+    )
+
+
+def _control_warning(decoded: Decoded) -> str:
+    (warning,) = [w for w in decoded.warnings if "control character" in w]
+    return warning
+
+
+@pytest.mark.parametrize(
+    ("prefix", "codec"),
+    [
+        (b"", "utf-8"),
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+        (b"", "cp1252"),
+    ],
+    ids=["utf-8", "utf-8-bom", "utf-16-le-bom", "utf-16-be-bom", "cp1252"],
+)
+@pytest.mark.parametrize(
+    "control", ["\x00", "\x1b", "\x07", "\x7f"], ids=["NUL", "ESC", "BEL", "DEL"]
+)
+def test_control_characters_are_kept_and_reported_on_every_path(
+    prefix: bytes, codec: str, control: str
+) -> None:
+    text = PLAIN_TYPOGRAPHY_TEXT * 10
+    damaged = text.replace("stack", f"st{control}ack", 1)
+    decoded = decode(prefix + damaged.encode(codec))
+    assert decoded.text == damaged  # storage is faithful
+    warning = _control_warning(decoded)
+    line = damaged[: damaged.index(control)].count("\n") + 1
+    assert warning.startswith("1 control character (") and f"on line {line};" in warning
+
+
+def test_control_warning_names_each_kind_and_counts_them() -> None:
+    text = "100.1. An invented rule.\n" * 20 + "100.2. \x1b[31mRed\x1b[0m and a bell\x07.\n"
+    warning = _control_warning(decode(text.encode()))
+    assert warning == (
+        "3 control characters (BEL, ESC) in the text, the first on line 21; kept as they are"
+    )
+
+
+def test_many_nuls_are_still_binary() -> None:
+    text = "100.1. An invented rule.\n" * 20
+    with pytest.raises(NotText):
+        decode((text + "\x00" * 2000).encode())
+
+
+def test_ordinary_text_has_no_control_warning() -> None:
+    decoded = decode(TYPOGRAPHIC_TEXT.replace("\n", "\r\n").encode("utf-8"))
+    assert decoded.warnings == ()
+
+
+@pytest.mark.parametrize("name", _params(["2018-04-27.txt", "2015-01-23.txt"]))
+def test_real_edition_with_one_stray_byte_keeps_its_encoding(name: str | None) -> None:
+    _require_shared()
+    assert name is not None
+    data = (EDITIONS / name).read_bytes()
+    original = _decoded(name)
+    rng = random.Random(name)
+    for _ in range(5):
+        at = rng.randrange(len(data) // 10, len(data))
+        while data[at] in b"\r\n":
+            at += 1
+        mutant = decode(data[:at] + b"\xff" + data[at + 1 :])
+        assert mutant.encoding == original.encoding
+        before, after = original.text.split("\n"), mutant.text.split("\n")
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert len(changed) == 1
+
+
+# --------------------------------------------------------------------------------------
+# 6. rules_kb.controls
+# --------------------------------------------------------------------------------------
+
+
+def test_controls_visible_escapes_controls_and_keeps_newlines_and_tabs() -> None:
+    from rules_kb.controls import visible
+
+    assert visible("a\x1b[2Jb\x07c\x00d\x7fe\x85f\x9b") == r"a\x1b[2Jb\x07c\x00d\x7fe\x85f\x9b"
+    assert visible("line one\n\tline two") == "line one\n\tline two"
+    assert visible("Dandân’s “ability” — ok\u00a0") == "Dandân’s “ability” — ok\u00a0"
+    assert visible("lone \udc80 surrogate") == r"lone \udc80 surrogate"
+    assert visible("") == ""
+
+
+@given(st.text())
+def test_controls_visible_leaves_nothing_a_terminal_would_obey(text: str) -> None:
+    from rules_kb.controls import find, visible
+
+    shown = visible(text)
+    assert find(shown) == []
+    assert not any("\ud800" <= char <= "\udfff" for char in shown)
+    shown.encode("utf-8")  # always printable to a UTF-8 stream
+    if not find(text) and not any("\ud800" <= char <= "\udfff" for char in text):
+        assert shown == text
+
+
+def test_controls_find_name_and_is_control() -> None:
+    from rules_kb.controls import find, is_control, name
+
+    assert find("ab\x1bc\n\td\x00") == [2, 7]
+    assert find("no controls — none\u00a0at all\n") == []
+    assert [name(c) for c in "\x00\x07\x1b\x7f\x85"] == ["NUL", "BEL", "ESC", "DEL", "U+0085"]
+    assert is_control("\x1b") and is_control("\x9f")
+    assert not any(is_control(c) for c in "\n\ta ’\u00a0")
+
+
+@given(st.text(st.sampled_from("ab?Z./=_é1 \n="), max_size=30))
+def test_question_marks_in_words_are_found_as_the_pattern_finds_them(text: str) -> None:
+    from rules_kb.decode import QUESTION_IN_WORD, _words_with_question_marks
+
+    assert _words_with_question_marks(text) == QUESTION_IN_WORD.findall(text)
+
+
+#: An invented text that does not repeat itself (unlike LONG_TEXT), 200 KB of it.
+NUMBERED_TEXT = "".join(f"100.{n}. Invented rule {n} of Dandân’s “rules”.\n" for n in range(4000))
+
+
+@pytest.mark.parametrize("ends", ["same", "crlf"])
+def test_concatenated_copies_are_read_once(ends: str) -> None:
+    one = NUMBERED_TEXT.encode("utf-8")
+    later = one if ends == "same" else one.replace(b"\n", b"\r\n")
+    decoded = decode(codecs.BOM_UTF8 + one + (codecs.BOM_UTF8 + later) * 30)
+    assert decoded.text == NUMBERED_TEXT
+    (warning,) = decoded.warnings
+    assert warning.startswith(f"the file starts over at byte {len(one) + 3:,} (31 copies")
+
+
+def test_a_file_that_only_repeats_a_little_is_not_cut() -> None:
+    one = NUMBERED_TEXT.encode("utf-8")
+    decoded = decode(one + one[:2000])
+    assert decoded.warnings == ()
+    assert decoded.text == NUMBERED_TEXT + one[:2000].decode()
+
+
+def test_nul_in_utf16_without_bom_is_kept_and_reported() -> None:
+    text = PLAIN_TYPOGRAPHY_TEXT * 10
+    damaged = text.replace("stack", "st\x00ack", 1)
+    decoded = decode(damaged.encode("utf-16-le"))
+    assert decoded.encoding == "utf-16-le"
+    assert decoded.text == damaged
+    assert _control_warning(decoded).startswith("1 control character (NUL)")

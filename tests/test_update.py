@@ -27,7 +27,7 @@ from typer.testing import CliRunner, Result
 
 from rules_kb import fetch
 from rules_kb.cli import app
-from rules_kb.errors import NoRulesLink
+from rules_kb.errors import BadOption, NetworkError, NoRulesLink
 from tests.conftest import SHARED, dump_database, run_cli
 
 BRO = SHARED / "2022-11-18.txt"  # UTF-16 BE, as Wizards published it
@@ -99,6 +99,35 @@ def _routes(base: str) -> dict[str, Route]:
         handler.send(oldest[: len(oldest) // 2], length=len(oldest))
         handler.close_connection = True
 
+    def trickle(handler: Handler) -> None:
+        """A byte every 20 ms: never slow enough for the read timeout."""
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/plain")
+        handler.send_header("Content-Length", str(len(oldest)))
+        handler.end_headers()
+        for byte in oldest[:500]:
+            handler.wfile.write(bytes([byte]))
+            handler.wfile.flush()
+            time.sleep(0.02)
+
+    def trickle_headers(handler: Handler) -> None:
+        """The status line and headers themselves, a byte every 20 ms."""
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"X-Pad: " + b"a" * 400
+        for byte in head:
+            handler.wfile.write(bytes([byte]))
+            handler.wfile.flush()
+            time.sleep(0.02)
+        handler.close_connection = True
+
+    def redirect(location: str) -> Route:
+        def route(handler: Handler) -> None:
+            handler.send_response(302)
+            handler.send_header("Location", location)
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+
+        return route
+
     html = "text/html; charset=utf-8"
     return {
         # A relative link with a bare space, next to the PDF and DOCX of the same rules.
@@ -126,6 +155,12 @@ def _routes(base: str) -> dict[str, Route]:
         "/page.txt": lambda h: h.send(_page("/elsewhere"), html),
         "/prose.txt": lambda h: h.send(b"Shopping list.\nEggs, flour, milk.\n" * 20),
         "/cut.txt": lambda h: h.send(cut),
+        "/trickle.txt": trickle,
+        "/trickle-headers.txt": trickle_headers,
+        "/to-file.txt": redirect("file:///etc/passwd"),
+        "/to-bad-port.txt": redirect("http://127.0.0.1:99999/oldest.txt"),
+        "/to-oldest.txt": redirect("/oldest.txt"),
+        "/odd-charset": lambda h: h.send(_page("/oldest.txt"), "text/html; charset=no-such-codec"),
     }
 
 
@@ -396,3 +431,159 @@ def test_rules_link_missing_raises() -> None:
 )
 def test_name_date(name: str, day: str | None) -> None:
     assert fetch.name_date(name) == day
+
+
+# deadlines, options and URLs that must not hang or give a traceback -------------------
+
+QUICK = fetch.Policy(timeout=1.0, retries=0, backoff=0.0, deadline=0.4)
+
+
+@pytest.mark.parametrize("route", ["/trickle.txt", "/trickle-headers.txt"])
+def test_a_trickling_server_is_abandoned_at_the_deadline(site: str, route: str) -> None:
+    with pytest.raises(NetworkError) as caught:
+        fetch.download(f"{site}{route}", policy=QUICK)
+    message = str(caught.value)
+    assert "the deadline of 0.4 s for one download attempt passed" in message
+    assert "\n" not in message
+
+
+def test_each_retry_has_a_deadline_of_its_own(site: str) -> None:
+    before = Handler.hits["/trickle.txt"]
+    policy = fetch.Policy(timeout=1.0, retries=1, backoff=0.0, deadline=0.3)
+    with pytest.raises(NetworkError) as caught:
+        fetch.download(f"{site}/trickle.txt", policy=policy)
+    assert str(caught.value).endswith("(tried 2 times)")
+    assert Handler.hits["/trickle.txt"] - before == 2
+
+
+def test_a_download_within_its_deadline_is_not_disturbed(site: str) -> None:
+    got = fetch.download(f"{site}/oldest.txt", policy=fetch.Policy(deadline=30))
+    assert got.data == OLDEST.read_bytes()
+    got = fetch.download(f"{site}/to-oldest.txt", policy=fetch.Policy(deadline=30))
+    assert got.data == OLDEST.read_bytes() and got.url.endswith("/oldest.txt")
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"timeout": float("nan")}, "timeout must be above 0 to 3600 seconds, not nan"),
+        ({"timeout": float("inf")}, "timeout must be above 0 to 3600 seconds, not inf"),
+        ({"timeout": 0}, "timeout must be above 0"),
+        ({"timeout": -1.0}, "timeout must be above 0"),
+        ({"timeout": "3"}, "timeout must be a number of seconds, not '3'"),
+        ({"backoff": 1e308}, "backoff must be from 0 to 3600 seconds, not 1e+308"),
+        ({"backoff": float("nan")}, "backoff must be from 0"),
+        ({"backoff": -0.5}, "backoff must be from 0"),
+        ({"deadline": float("nan")}, "deadline must be above 0 to 86400 seconds, not nan"),
+        ({"deadline": 0.0}, "deadline must be above 0"),
+        ({"retries": -1}, "retries must be from 0 to 100, not -1"),
+        ({"retries": 10**9}, "retries must be from 0 to 100"),
+        ({"retries": 1.5}, "retries must be a whole number, not 1.5"),
+        ({"retries": True}, "retries must be a whole number, not True"),
+    ],
+)
+def test_policy_refuses_values_no_download_can_use(fields: dict[str, Any], expected: str) -> None:
+    with pytest.raises(BadOption) as caught:
+        fetch.Policy(**fields)
+    assert expected in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_policy_waits_stay_finite() -> None:
+    policy = fetch.Policy(retries=100, backoff=3600)
+    assert [policy.wait(n) for n in (1, 2, 100)] == [3600, fetch.MAX_WAIT, fetch.MAX_WAIT]
+    assert fetch.Policy(backoff=0.5).wait(3) == 2.0
+    assert fetch.Policy().deadline == 120.0
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("--timeout", "nan", "timeout must be above 0"),
+        ("--timeout", "inf", "timeout must be above 0"),
+        ("--backoff", "1e308", "backoff must be from 0 to 3600 seconds"),
+    ],
+)
+def test_bad_option_values_from_the_cli_are_one_line(
+    tmp_path: Path, option: str, value: str, expected: str
+) -> None:
+    db = tmp_path / "r.db"
+    result = run("update", "--db", db, "--url", "http://127.0.0.1:9/x.txt", option, value)
+    assert result.exit_code in {1, 2}, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    if result.exit_code == 1:
+        assert expected in one_error_line(result)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://[::1", "not a valid URL (invalid IPv6 URL): 'http://[::1'"),
+        ("http://127.0.0.1:99999/x.txt", "invalid port (a port is a number from 1 to 65535):"),
+        ("http://127.0.0.1:0/x.txt", "invalid port"),
+        ("http://example.org:-1/x.txt", "invalid port"),
+        ("http://:80/x.txt", "no valid host name: 'http://:80/x.txt'"),
+        ("http://exa mple.org/x.txt", "no valid host name"),
+        ("ftp://example.org/x.txt", "not an http(s) URL"),
+        ("file:///etc/passwd", "not an http(s) URL"),
+        ("x" * 5000, "not an http(s) URL"),
+    ],
+)
+def test_urls_no_download_can_use(url: str, expected: str) -> None:
+    for entry in (fetch.download, fetch.latest):
+        with pytest.raises(BadOption) as caught:
+            entry(url, policy=QUICK)
+        assert expected in str(caught.value)
+        assert "\n" not in str(caught.value) and len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/x.txt"])
+def test_bad_urls_from_the_cli_are_one_line(tmp_path: Path, url: str) -> None:
+    for option in ("--url", "--page"):
+        line = one_error_line(update(tmp_path / "r.db", option, url))
+        assert "URL" in line or "port" in line
+
+
+@pytest.mark.parametrize(
+    ("route", "expected"),
+    [
+        ("/to-file.txt", "redirected to 'file://"),
+        ("/to-bad-port.txt", "redirected to 'http://127.0.0.1:99999/oldest.txt': invalid port"),
+    ],
+)
+def test_a_redirect_to_a_url_no_download_can_use_fails_at_once(
+    site: str, tmp_path: Path, route: str, expected: str
+) -> None:
+    before = Handler.hits[route]
+    line = one_error_line(update(tmp_path / "r.db", "--url", f"{site}{route}", "--retries", "3"))
+    assert expected in line and ("not an http(s) URL" in line or "port" in line)
+    assert Handler.hits[route] - before == 1  # not retried
+
+
+def test_a_page_with_an_unknown_charset_is_still_read(site: str, tmp_path: Path) -> None:
+    result = update(tmp_path / "r.db", "--page", f"{site}/odd-charset")
+    assert result.exit_code == 0, result.output
+
+
+def test_malformed_links_on_the_page_are_skipped() -> None:
+    html = (
+        '<a href="http://[::1/MagicCompRules.txt">x</a>'
+        ' <a href="/MagicCompRules 20240412.txt">y</a>'
+    )
+    assert fetch.rules_link(html, PAGE) == "https://magic.wizards.com/MagicCompRules%2020240412.txt"
+    with pytest.raises(NoRulesLink):
+        fetch.rules_link('<a href="http://[::1/MagicCompRules.txt">x</a>', PAGE)
+
+
+def test_a_parse_failure_in_a_download_keeps_its_details() -> None:
+    from rules_kb.errors import GrammarRejected
+
+    lines = ["Invented Rules", "", "These rules are effective as of May 1, 2020.", ""]
+    lines += ["1. Section", "", *(f"100.{n}. A rule with no chapter." for n in range(1, 600))]
+    got = fetch.Download(url="http://x/cr.txt", name="cr.txt", data="\n".join(lines).encode())
+    with pytest.raises(GrammarRejected) as caught:
+        fetch.read(got)
+    assert str(caught.value).startswith("cr.txt: the rules could not be parsed:")
+    assert (caught.value.line, caught.value.column) == (7, 1) and caught.value.details

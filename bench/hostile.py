@@ -1,0 +1,277 @@
+"""Hostile input: one-byte mutants of real editions, and a file of concatenated copies.
+
+    python bench/hostile.py [--mutants N] [--seed S] [--copies C]
+
+Each mutant changes one byte of an edition (a random position, a random other byte)
+and goes through `pipeline.read_edition`. It is
+
+- handled: it reads, and its records differ from the original's only around the
+  mutated line (at most three records, the title or a text blob), or a warning the
+  original does not have names the damage;
+- refused: a documented error (a rules_kb.errors.RulesKbError) with a one-line message;
+- silent: it reads, records further away changed, and no new warning says so (0 expected);
+- a traceback: any other exception (0 expected).
+
+Then a file of C concatenated copies of the newest edition is read in a fresh
+process, to measure its peak memory against one copy's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from common import table
+
+from rules_kb import pipeline
+from rules_kb.errors import RulesKbError
+from rules_kb.models import Edition
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
+#: How many records around the mutation may differ for a change to count as local.
+LOCAL = 3
+
+
+def records(edition: Edition) -> list[tuple[Any, ...]]:
+    """Everything parsed, in document order, without line numbers (a new line break
+    moves every number after it)."""
+    items: list[tuple[Any, ...]] = [
+        ("title", edition.title),
+        ("date", edition.date),
+        ("intro", edition.intro),
+    ]
+    items += [("rule", r.number, r.kind, r.parent, r.text, r.examples) for r in edition.rules]
+    items += [("term", entry.term, entry.text) for entry in edition.glossary]
+    items += [("index", edition.index), ("credits", edition.credits)]
+    return items
+
+
+def changed(before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> int:
+    """How many records differ: what is left between the common start and end."""
+    shortest = min(len(before), len(after))
+    head = 0
+    while head < shortest and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    return max(len(before) - head - tail, len(after) - head - tail)
+
+
+def warnings_of(edition: Edition, decoded: Any) -> set[str]:
+    """The warnings, with numbers masked (line numbers move with a new line break)."""
+    return {re.sub(r"\d+", "#", w) for w in (*decoded.warnings, *edition.warnings)}
+
+
+def outcome(data: bytes, original: tuple[list[tuple[Any, ...]], set[str]]) -> tuple[str, bool]:
+    """handled-same, handled-local, handled-warned, refused, silent or traceback; and
+    whether the mutant has a warning the original has not."""
+    try:
+        edition, decoded = pipeline.read_edition(data)
+    except RulesKbError as error:
+        return ("refused" if "\n" not in str(error) else "refused (multi-line)"), False
+    except Exception:
+        return "traceback", False
+    warned = bool(warnings_of(edition, decoded) - original[1])
+    span = changed(original[0], records(edition))
+    if span == 0:
+        return "handled-same", warned
+    if span <= LOCAL:
+        return "handled-local", warned
+    return ("handled-warned" if warned else "silent"), warned
+
+
+def mutants(data: bytes, count: int, rng: random.Random) -> list[bytes]:
+    made = []
+    for _ in range(count):
+        at = rng.randrange(len(data))
+        byte = rng.choice([b for b in range(256) if b != data[at]])
+        made.append(data[:at] + bytes([byte]) + data[at + 1 :])
+    return made
+
+
+def cp1252_edition() -> str:
+    with (SHARED / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if "/" not in row["file"]]
+    return next(row["file"][:10] for row in reversed(rows) if row["encoding_guess"] == "cp1252")
+
+
+def mutation_pass(names: list[str], count: int, seed: int) -> None:
+    rows = []
+    for name in names:
+        data = (SHARED / f"{name}.txt").read_bytes()
+        edition, decoded = pipeline.read_edition(data)
+        original = (records(edition), warnings_of(edition, decoded))
+        rng = random.Random(f"{seed}:{name}")
+        start = time.perf_counter()
+        results = [outcome(mutant, original) for mutant in mutants(data, count, rng)]
+        seen = Counter(kind for kind, _ in results)
+        warned = sum(1 for _, new in results if new)
+        seconds = time.perf_counter() - start
+        handled = seen["handled-same"] + seen["handled-local"] + seen["handled-warned"]
+        refused = seen["refused"] + seen["refused (multi-line)"]
+        rows.append(
+            (
+                f"{name} ({decoded.encoding})",
+                count,
+                f"{handled} ({seen['handled-same']} same, {seen['handled-local']} local,"
+                f" {seen['handled-warned']} further but warned)",
+                warned,
+                refused,
+                seen["silent"],
+                seen["traceback"],
+                seen["refused (multi-line)"],
+                f"{seconds:.1f} s",
+            )
+        )
+    print("#### One-byte mutants through `pipeline.read_edition`\n")
+    print(
+        "handled: same records, a change of at most three records around the mutation,\n"
+        "or a change further away that a new warning names.\n"
+    )
+    headers = ["edition", "mutants", "handled", "with a new warning", "refused", "silent"]
+    headers.append("tracebacks")
+    print(table([*headers, "multi-line errors", "wall"], rows))
+
+
+CHILD = """
+import resource, sys, time
+from pathlib import Path
+from rules_kb import pipeline
+
+def peak_mb():
+    # VmHWM starts afresh at exec; ru_maxrss would carry the parent's from the fork
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+one = Path(sys.argv[1]).read_bytes()
+times = int(sys.argv[2])
+if sys.argv[3] == "same":
+    data = one * times
+else:  # the later copies with CRLF line ends: the bytes do not repeat, the text does
+    data = one + one.replace(b"\\n", b"\\r\\n") * (times - 1)
+del one
+before = peak_mb()
+start = time.process_time()
+try:
+    edition, decoded = pipeline.read_edition(data)
+    result = f"read: {len(edition.rules)} rules, credits {len(edition.credits):,} chars"
+    result += "; " + "; ".join((*decoded.warnings, *edition.warnings))[:160]
+except Exception as error:
+    result = f"{type(error).__name__}: {error}"[:200]
+cpu = time.process_time() - start
+print(f"{len(data)}\\t{cpu:.2f}\\t{before:.0f}\\t{peak_mb():.0f}\\t{result}")
+"""
+
+
+def copies(name: str, count: int) -> None:
+    path = SHARED / f"{name}.txt"
+    rows = []
+    for times, mode, label in (
+        (1, "same", f"1 × {name}"),
+        (count, "same", f"{count} × {name}"),
+        (count, "crlf", f"{count} × {name}, copies 2 on with CRLF"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path), str(times), mode],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[1],
+        )
+        size, cpu, before, peak, result = done.stdout.strip().split("\t", 4)
+        grown = int(peak) - int(before)
+        rows.append(
+            (
+                label,
+                f"{int(size) / 1e6:.1f} MB",
+                f"{cpu} s",
+                f"{before} MB",
+                f"{peak} MB",
+                f"{grown} MB ({grown / (int(size) / 2**20):.2f}x the input)",
+                result,
+            )
+        )
+    print("\n#### Concatenated copies (a fresh process each; peak RSS is VmHWM)\n")
+    print("RSS before reading includes the bytes of the file, already in memory.\n")
+    headers = ["input", "size", "CPU", "RSS before reading", "peak RSS", "growth", "outcome"]
+    print(table(headers, rows))
+
+
+_HEAD = (
+    "Invented Rules\n\nThese rules are effective as of May 1, 2020.\n\n"
+    "1. Section\n\n100. Chapter\n\n100.1. A rule that goes on\n"
+)
+
+
+def others() -> None:
+    """Inputs built to make the reader slow: each must take about as long as its size."""
+    from rules_kb import models, parse
+
+    long_number = "702." + "1" * 100_000
+    cases = [
+        (
+            "hard-wrapped paragraph of 320,000 lines (9.6 MB)",
+            lambda: parse.edition(_HEAD + "and on and on with more words\n" * 320_000),
+        ),
+        (
+            "glossary term of 200,000 ', 100' (1 MB)",
+            lambda: parse.edition(
+                _HEAD + "\nGlossary\n\nTerm" + ", 100" * 200_000 + " x\n\nCredits\n\nNone.\n"
+            ),
+        ),
+        ("rule number of 100,000 digits", lambda: models.normalise_number(long_number)),
+        ("is_number of 100,000 digits", lambda: models.is_number(long_number)),
+        (
+            "credits of 10 MB",
+            lambda: parse.edition(
+                _HEAD + "\nGlossary\n\nTerm\nText.\n\nCredits\n\n" + "Someone.\n" * 1_000_000
+            ),
+        ),
+    ]
+    rows = []
+    for label, work in cases:
+        start = time.process_time()
+        try:
+            value = work()
+            result = "read" if isinstance(value, Edition) else f"returned {value!r}"
+        except RulesKbError as error:
+            result = f"{type(error).__name__}: {error}"[:110]
+        rows.append((label, f"{time.process_time() - start:.2f} s", result))
+    print("\n#### Inputs made to be slow\n")
+    print(table(["input", "CPU", "outcome"], rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mutants", type=int, default=100, help="mutants per edition")
+    parser.add_argument("--seed", type=int, default=1, help="random seed")
+    parser.add_argument("--copies", type=int, default=217, help="copies in the big file")
+    args = parser.parse_args()
+    if not SHARED.is_dir():
+        sys.exit(f"no editions in {SHARED}")
+    names = ["2018-04-27", "2026-08-07", cp1252_edition()]
+    # and one of each other kind of file: UTF-16, Mac Roman, hard-wrapped ASCII
+    names += ["2022-11-18", "2004-02-01", "1999-11-01"]
+    mutation_pass(names, args.mutants, args.seed)
+    copies("2026-08-07", args.copies)
+    others()
+
+
+if __name__ == "__main__":
+    main()
