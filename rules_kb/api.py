@@ -326,8 +326,7 @@ class KnowledgeBase:
 
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
-            built = graphs.build(*reader.graph_rows(day))
-            built.graph["edition"] = day
+            built = graphs.build(*reader.graph_rows(day), edition=day)
             if around is None:
                 return built
             centre = self._graph_node(around, day, built)

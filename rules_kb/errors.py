@@ -14,7 +14,8 @@ class NotAnEdition(RulesKbError):
 
 
 class ParseFailure(RulesKbError):
-    """The grammar rejected the text; the message carries line, column and context."""
+    """The text could not be parsed; the message is one line (GrammarRejected keeps the
+    parser's context in `details`)."""
 
 
 class EditionExists(RulesKbError):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from rules_kb.controls import visible
 from rules_kb.records import GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
@@ -23,14 +24,13 @@ LIMIT = 2000
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>|~#])")
 _ITALIC = re.compile(r"(?<![^\W_])_([^_\n]+?)_(?![^\W_])")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LINE_START = re.compile(r"^(\s*)([-+]|\d+\.)(\s)", re.M)
 
 
 def escape(text: str) -> str:
     """Text as Markdown: characters with a meaning escaped, "_Magic_" kept as emphasis,
     control characters shown as escapes."""
-    text = _CONTROL.sub(lambda match: f"\\\\x{ord(match.group()):02x}", text)
+    text = visible(text)
     parts = []
     last = 0
     for match in _ITALIC.finditer(text):

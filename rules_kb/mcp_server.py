@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_types import CallToolResult, TextContent
 
+from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
 from rules_kb.records import GlossaryRecord, RuleRecord
 
@@ -51,7 +52,10 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
                 text, failed = work(), False
             except RulesKbError as error:
                 text, failed = " ".join(str(error).split()), True
-        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=failed)
+        # Control characters in a damaged text are shown, never passed on.
+        return CallToolResult(
+            content=[TextContent(type="text", text=visible(text))], is_error=failed
+        )
 
     @app.tool()
     def rule(number: str, edition: str = "latest") -> CallToolResult:

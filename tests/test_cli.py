@@ -313,7 +313,7 @@ def bad_inputs(folder: Path) -> dict[str, Path]:
     """Files that are not CR text, written into folder."""
     html = (
         "<!DOCTYPE html>\n<html><head><title>Rules</title></head>\n<body>\n"
-        "<p>These rules are effective as of March 3, 2031.</p>\n"
+        "<p>These rules are effective as of March 3, 2027.</p>\n"
         "<p>100.1. A game is played by two players.</p>\n</body></html>\n"
     )
     prose = (

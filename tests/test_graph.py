@@ -226,7 +226,7 @@ def hostile() -> nx.DiGraph:
             ("rule", "100.1", "rule", "100.2", "rule 100.2", "example", 1),
             ("glossary", HOSTILE_TERM, "rule", "100.1", "See rule 100.1", "glossary", 1),
         ],
-        edition="2031-03-03",
+        edition="2027-03-03",
     )
 
 
@@ -238,7 +238,7 @@ def test_hostile_graphml_reads_back(hostile: nx.DiGraph) -> None:
     text = graph.export(hostile, "graphml")
     _visible_everywhere(text)
     back = nx.read_graphml(io.BytesIO(text.encode("utf-8")))
-    assert back.graph["edition"] == "2031-03-03"
+    assert back.graph["edition"] == "2027-03-03"
     assert back.number_of_nodes() == 3 and back.number_of_edges() == 2
     assert back.nodes["100.1"]["text"].startswith(
         "ESC\\x1b[2J BEL\\x07 NUL\\x00 DEL\\x7f C1\\x9b <tag> &"
@@ -252,8 +252,8 @@ def test_hostile_gexf_reads_back(hostile: nx.DiGraph) -> None:
     text = graph.export(hostile, "gexf")
     _visible_everywhere(text)
     back = nx.read_gexf(io.BytesIO(text.encode("utf-8")))
-    assert back.graph["name"] == "edition 2031-03-03"
-    assert "<description>edition 2031-03-03</description>" in text
+    assert back.graph["name"] == "edition 2027-03-03"
+    assert "<description>edition 2027-03-03</description>" in text
     assert back.number_of_nodes() == 3 and back.number_of_edges() == 2
     assert back.nodes["100.1"]["text"].endswith("]]> end\nsecond line, see rule 100.2")
 
@@ -263,7 +263,7 @@ def test_hostile_json_keeps_every_character(hostile: nx.DiGraph) -> None:
     _visible_everywhere(text)  # escaped as JSON allows, so safe in a terminal
     text.encode("utf-8")
     document = json.loads(text)
-    assert document["graph"]["edition"] == "2031-03-03"
+    assert document["graph"]["edition"] == "2027-03-03"
     back = nx.node_link_graph(document, edges="edges")
     assert back.nodes["100.1"]["text"] == hostile.nodes["100.1"]["text"]
     assert back.nodes["100.2"]["text"] == "lone \udc80 surrogate and U+FFFF \uffff"
@@ -277,7 +277,7 @@ def test_hostile_csv_reads_back(hostile: nx.DiGraph) -> None:
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [row["source"] for row in rows] == ["100.1", HOSTILE_TERM]
     assert rows[0]["raw"] == "see rule\x07 100.2 | rule 100.2"
-    assert {row["edition"] for row in rows} == {"2031-03-03"}
+    assert {row["edition"] for row in rows} == {"2027-03-03"}
     assert [row["source_kind"] for row in rows] == ["rule", "glossary"]
     assert rows[0]["found_in"] == "rule | example"
 
@@ -288,7 +288,7 @@ def test_hostile_dot_reads_back(hostile: nx.DiGraph) -> None:
     text = graph.export(hostile, "dot")
     _visible_everywhere(text)
     (parsed,) = pydot.graph_from_dot_data(text)
-    assert parsed.get("edition") == '"2031-03-03"'
+    assert parsed.get("edition") == '"2027-03-03"'
     assert len(parsed.get_edges()) == 2
     names = {node.get_name() for node in parsed.get_nodes()}
     assert r'"Bad\\x1bTerm <&>"' in names and '"100.1"' in names

@@ -78,7 +78,7 @@ def test_modern_fixture_traps() -> None:
     assert terms == ["Kicker, Kicked", "Play", "Trample"]
     assert found.glossary[0].names == ("Kicker, Kicked", "Kicker", "Kicked")
     assert found.glossary[1].text.splitlines()[1].startswith("2. ")
-    assert found.credits.endswith("effective as of March 3, 2031.")
+    assert found.credits.endswith("effective as of March 3, 2027.")
 
 
 def test_wrapped_fixture_joins_lines_but_not_sentences_that_start_with_a_number() -> None:

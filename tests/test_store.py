@@ -130,7 +130,7 @@ EXPECTED_VIEWS = {
 # An invented rulebook in the shape of a CR edition (not CR text).
 INVENTED = """Pebbles Tournament Rules
 
-These rules are effective as of March 3, 2031.
+These rules are effective as of March 3, 2027.
 
 Introduction
 This rulebook is invented for the tests.
@@ -173,7 +173,7 @@ Invented by the test suite.
 TABLES = ("texts", "editions", "rules", "examples", "glossary", "unparsed")
 
 
-def make_edition(date: str = "2031-03-03", *, win: str = "The most pebbles wins.") -> Edition:
+def make_edition(date: str = "2027-03-03", *, win: str = "The most pebbles wins.") -> Edition:
     """A small edition built from records: 7 rule rows (4 rules), 1 example, 2 terms."""
     rules = (
         Rule("1", "section", "Basics", None),
@@ -298,14 +298,14 @@ def test_views_read_like_the_rules(db: Database, db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     try:
         text = conn.execute(
-            "SELECT text FROM rule_texts WHERE edition = '2031-03-03' AND number = '100.1a'"
+            "SELECT text FROM rule_texts WHERE edition = '2027-03-03' AND number = '100.1a'"
         ).fetchone()[0]
         assert text == "Each player starts with seven pebbles."
         assert conn.execute(
-            "SELECT number, text FROM example_texts WHERE edition = '2031-03-03'"
+            "SELECT number, text FROM example_texts WHERE edition = '2027-03-03'"
         ).fetchall() == [("100.1a", "Ana and Ben each start with seven pebbles.")]
         assert conn.execute(
-            "SELECT term FROM glossary_texts WHERE edition = '2031-03-03' ORDER BY seq"
+            "SELECT term FROM glossary_texts WHERE edition = '2027-03-03' ORDER BY seq"
         ).fetchall() == [("Pebble",), ("Turn",)]
     finally:
         conn.close()
@@ -390,7 +390,7 @@ def test_ingest_stores_counts_and_records(db: Database, db_path: Path) -> None:
     edition = make_edition()
     result = do_ingest(db, edition, replace=False)
     assert result.status == "added"
-    assert (result.date, result.rules, result.examples, result.glossary) == ("2031-03-03", 4, 1, 2)
+    assert (result.date, result.rules, result.examples, result.glossary) == ("2027-03-03", 4, 1, 2)
     assert result.unparsed == 0
     assert result.warnings == ()
     row = db.execute(
@@ -399,7 +399,7 @@ def test_ingest_stores_counts_and_records(db: Database, db_path: Path) -> None:
     ).fetchall()
     assert row == [
         (
-            "2031-03-03",
+            "2027-03-03",
             "Pebbles Tournament Rules",
             "pebbles.txt",
             "0" * 64,
@@ -425,7 +425,7 @@ def test_ingest_stores_counts_and_records(db: Database, db_path: Path) -> None:
 
 def test_ingest_parsed_invented_edition(db: Database, db_path: Path) -> None:
     edition = parse.edition(INVENTED)
-    assert edition.date == "2031-03-03"
+    assert edition.date == "2027-03-03"
     result = do_ingest(db, edition)
     assert (result.status, result.rules, result.examples, result.glossary) == ("added", 4, 1, 2)
     terms = [term for (term,) in db.execute("SELECT term FROM glossary ORDER BY seq")]
@@ -436,11 +436,11 @@ def test_ingest_parsed_invented_edition(db: Database, db_path: Path) -> None:
     assert "Invented by the test suite." in credits
     reader = Reader(db_path)
     try:
-        node = reader.rule("100.1", "2031-03-03")
+        node = reader.rule("100.1", "2027-03-03")
         assert [child.number for child in node.children] == ["100.1a"]
         assert node.children[0].examples == ("Ana and Ben each start with seven pebbles.",)
         assert node.next == "100.2"
-        assert reader.define("pebble", "2031-03-03").term == "Pebble"
+        assert reader.define("pebble", "2027-03-03").term == "Pebble"
     finally:
         reader.close()
 
@@ -483,22 +483,22 @@ def test_replace_swaps_the_edition_and_drops_orphan_texts(db: Database, db_path:
 
 
 def test_replace_keeps_texts_other_editions_use(db: Database, db_path: Path) -> None:
-    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2027-03-03"))
     do_ingest(db, make_edition("2032-01-01"))
-    do_ingest(db, make_edition("2031-03-03", win="The fewest pebbles wins."), replace=True)
+    do_ingest(db, make_edition("2027-03-03", win="The fewest pebbles wins."), replace=True)
     texts = {text for (text,) in db.execute("SELECT text FROM texts")}
     assert "The most pebbles wins." in texts  # still used by 2032-01-01
     assert dangling(db) == []
     assert texts == texts_of(make_edition("2032-01-01")) | texts_of(
-        make_edition("2031-03-03", win="The fewest pebbles wins.")
+        make_edition("2027-03-03", win="The fewest pebbles wins.")
     )
 
 
 def test_texts_are_deduplicated_across_editions(db: Database, db_path: Path) -> None:
-    first = make_edition("2031-03-03")
+    first = make_edition("2027-03-03")
     do_ingest(db, first)
     texts_before = count(db_path, "texts")
-    second = make_edition("2031-06-01", win="The fewest pebbles wins.")
+    second = make_edition("2027-06-01", win="The fewest pebbles wins.")
     do_ingest(db, second)
     new_texts = texts_of(second) - texts_of(first)
     assert new_texts == {second.intro, "The fewest pebbles wins."}
@@ -536,14 +536,14 @@ def failing_after(original: Callable[..., None]) -> Callable[..., None]:
 def test_failed_ingest_leaves_the_database_as_it_was(
     db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2027-03-03"))
     before = dump(db_path)
     monkeypatch.setattr(store, "_insert_records", failing_after(store._insert_records))
     with pytest.raises(RuntimeError, match="disk on fire"):
-        do_ingest(db, make_edition("2031-06-01", win="The fewest pebbles wins."))
+        do_ingest(db, make_edition("2027-06-01", win="The fewest pebbles wins."))
     assert not db.conn.in_transaction
     assert dump(db_path) == before
-    assert [tuple(row) for row in db.execute("SELECT date FROM editions")] == [("2031-03-03",)]
+    assert [tuple(row) for row in db.execute("SELECT date FROM editions")] == [("2027-03-03",)]
 
 
 def test_failed_replace_keeps_the_old_edition(
@@ -558,9 +558,9 @@ def test_failed_replace_keeps_the_old_edition(
 
 
 def test_constraint_violation_midway_rolls_back(db: Database, db_path: Path) -> None:
-    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2027-03-03"))
     before = dump(db_path)
-    good = make_edition("2031-06-01", win="A brand new text.")
+    good = make_edition("2027-06-01", win="A brand new text.")
     # Rules and examples go in first; the glossary row then breaks NOT NULL.
     bad = replace(good, glossary=(good.glossary[0], GlossaryEntry(None, "No name.")))  # type: ignore[arg-type]
     with pytest.raises(sqlite3.IntegrityError):
@@ -575,26 +575,26 @@ def test_constraint_violation_midway_rolls_back(db: Database, db_path: Path) -> 
 
 
 def test_reader_works_while_a_writer_holds_a_transaction(db: Database, db_path: Path) -> None:
-    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2027-03-03"))
     early = Reader(db_path)
     db.execute("BEGIN IMMEDIATE")
     try:
-        do_ingest(db, make_edition("2031-06-01", win="The fewest pebbles wins."))
+        do_ingest(db, make_edition("2027-06-01", win="The fewest pebbles wins."))
         assert db.conn.in_transaction
         late = Reader(db_path)  # opened while the write is pending
         for reader in (early, late):
-            assert [row.edition for row in reader.editions()] == ["2031-03-03"]
-            assert reader.resolve_edition("latest") == "2031-03-03"
-            node = reader.rule("100.2", reader.resolve_edition("2031-12-31"))
+            assert [row.edition for row in reader.editions()] == ["2027-03-03"]
+            assert reader.resolve_edition("latest") == "2027-03-03"
+            node = reader.rule("100.2", reader.resolve_edition("2027-12-31"))
             assert node.text == "The most pebbles wins."
-            assert reader.define("turn", "2031-03-03").term == "Turn"
+            assert reader.define("turn", "2027-03-03").term == "Turn"
         late.close()
     finally:
         db.conn.commit()
     fresh = Reader(db_path)
     try:
-        assert fresh.resolve_edition("latest") == "2031-06-01"
-        assert fresh.rule("100.2", "2031-06-01").text == "The fewest pebbles wins."
+        assert fresh.resolve_edition("latest") == "2027-06-01"
+        assert fresh.rule("100.2", "2027-06-01").text == "The fewest pebbles wins."
     finally:
         fresh.close()
         early.close()
@@ -603,7 +603,7 @@ def test_reader_works_while_a_writer_holds_a_transaction(db: Database, db_path: 
 def test_reader_during_an_ingest_sees_only_committed_editions(
     db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    do_ingest(db, make_edition("2031-03-03"))
+    do_ingest(db, make_edition("2027-03-03"))
     seen: list[list[str]] = []
     original = store._insert_records
 
@@ -616,8 +616,8 @@ def test_reader_during_an_ingest_sees_only_committed_editions(
             reader.close()
 
     monkeypatch.setattr(store, "_insert_records", insert_and_look)
-    do_ingest(db, make_edition("2031-06-01"))
-    assert seen == [["2031-03-03"]]
+    do_ingest(db, make_edition("2027-06-01"))
+    assert seen == [["2027-03-03"]]
     assert count(db_path, "editions") == 2
 
 

@@ -108,10 +108,10 @@ def command(function: Callable[P, R]) -> Callable[P, R]:
             if details and _GLOBAL.get("verbose"):
                 import sys
 
-                from rules_kb.cli.output import visible
+                from rules_kb.controls import visible
 
                 sys.stderr.write(visible(str(details)).rstrip() + "\n")
-            raise typer.Exit(failure.code if isinstance(failure, Exit) else 1) from None
+            raise typer.Exit(_code(failure)) from None
         except OSError as failure:
             where = f": {failure.filename}" if failure.filename else ""
             error(f"{failure.strerror or failure}{where}")
@@ -128,6 +128,15 @@ def command(function: Callable[P, R]) -> Callable[P, R]:
 
     app.command()(wrapper)
     return wrapper
+
+
+def _code(failure: Exception) -> int:
+    """The exit code of a failure: 2 for an option value no command can use, else 1."""
+    from rules_kb.errors import BadOption
+
+    if isinstance(failure, Exit):
+        return failure.code
+    return 2 if isinstance(failure, BadOption) else 1
 
 
 _GLOBAL: dict[str, object] = {}

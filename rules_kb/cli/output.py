@@ -19,6 +19,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rules_kb.controls import visible
+
 Span = tuple[str, str]
 """A piece of text and its style name ("" for none)."""
 
@@ -45,16 +47,10 @@ STYLES = {
 }
 #: Without colours, insertions and deletions are marked as git's --word-diff does.
 MARKS = {"add": ("{+", "+}"), "del": ("[-", "-]")}
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ITALIC = re.compile(r"(?<![^\W_])_([^_\n]+?)_(?![^\W_])")
 _PAGER_ENV = {"LESS": "FRX", "LV": "-c"}
 #: The width of a pipe's output when $COLUMNS does not say: lines are not wrapped.
 UNWRAPPED = 1 << 20
-
-
-def visible(text: str) -> str:
-    """Control characters (but newline and tab) shown as escapes: ESC as \\x1b."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def emphasis(text: str, style: str = "") -> list[Span]:

@@ -49,6 +49,6 @@ def _start(label: str, total: int) -> Advance:
 
 
 def _printable(note: str) -> str:
-    from rules_kb.cli.output import visible
+    from rules_kb.controls import visible
 
     return visible(note)

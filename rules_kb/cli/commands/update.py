@@ -48,6 +48,15 @@ RetriesOption = Annotated[
         help="Further attempts after a transient failure (no connection, timeout, HTTP 5xx).",
     ),
 ]
+DeadlineOption = Annotated[
+    float,
+    typer.Option(
+        "--deadline",
+        envvar="RULES_KB_HTTP_DEADLINE",
+        help="Seconds one attempt may take in all (each retry has its own), however slowly"
+        " the server sends.",
+    ),
+]
 BackoffOption = Annotated[
     float,
     typer.Option(
@@ -68,6 +77,7 @@ def update(
     timeout: TimeoutOption = 30.0,
     retries: RetriesOption = 3,
     backoff: BackoffOption = 1.0,
+    deadline: DeadlineOption = 120.0,
     json_out: JsonOption = False,
 ) -> None:
     """Download the current Comprehensive Rules from the official rules page and ingest them."""
@@ -75,7 +85,7 @@ def update(
     from rules_kb.cli.render import ingest as render
     from rules_kb.cli.render.update import download_progress
 
-    policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff)
+    policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff, deadline=deadline)
     with download_progress(quiet=json_out) as progress:
         result, got = knowledge_base(db, quiet=json_out).update(
             url=url, page=page, policy=policy, replace=replace, download_progress=progress

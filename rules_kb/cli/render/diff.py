@@ -6,7 +6,8 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules_kb.cli.output import Screen, visible
+from rules_kb.cli.output import Screen
+from rules_kb.controls import visible
 
 if TYPE_CHECKING:
     from rules_kb.diff import Change, EditionDiff, TermChange
