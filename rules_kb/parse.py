@@ -60,6 +60,10 @@ _GLUED_SENSE = re.compile(r"^([A-Z][^0-9]*?[a-z)])(1\.\s+\S.*)$")
 _SHORT_LINE = 200
 _INDEX_ENTRY = re.compile(r",\s*\d{3}(?:\.\d+[a-z]*)?(?:\s*[,–-]\s*\d{3}(?:\.\d+[a-z]*)?)*\s*$")
 _WRAP_WIDTH = 150
+#: A glossary heading is short and ends no sentence; a definition ends one.
+_TERM_LENGTH = 60
+_SENTENCE_END = re.compile(r"[.:;,”\")]$")
+_DEFINITION_END = re.compile(r"[.”\")]$")
 _MAX_UNPARSED = 500
 #: The Comprehensive Rules began with Magic itself; an effective date far ahead is a typo
 #: (editions are published weeks ahead of their date).
@@ -270,6 +274,9 @@ class LineLexer:
         self._index_like = False
         self._parts: list[str] = []
         self._tail = ""
+        self._line_no = 0
+        self._previous_raw = ""
+        self._previous_kind = ""
 
     def tokens(self) -> Iterator[Token]:
         """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
@@ -291,6 +298,7 @@ class LineLexer:
             if not raw:
                 blank_before = True
                 continue
+            self._line_no = line_no
             first = raw[0]
             if (first in _DECORATION_START or first.isspace()) and _DECORATION.match(raw):
                 if current is not None:
@@ -310,6 +318,7 @@ class LineLexer:
             else:
                 kind = self._classify(raw, blank_before, current.kind if current else None)
             blank_before = False
+            self._previous_raw = raw
             if kind is None and current is not None:
                 self._extend(raw.strip())
                 current.end_line = line_no
@@ -317,6 +326,7 @@ class LineLexer:
             if current is not None:
                 yield self._finished(current) if wrapped else current
             current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
+            self._previous_kind = current.kind
             if wrapped:
                 self._started(current)
             if kind == "RULE":
@@ -436,11 +446,30 @@ class LineLexer:
         """A block after a blank line starts with its term; 1999 indents definitions."""
         if blank_before and not raw[:1].isspace() and not _SENSE.match(raw):
             return "TERM"
+        if not self.wrapped and self._previous_kind == "DEF" and self._unseparated_term(raw):
+            return "TERM"
         if not self.wrapped or blank_before or previous == "TERM":
             return "DEF"
         if _INDENTED_PARAGRAPH.match(raw) or _EXAMPLE.match(raw.strip()):
             return "DEF"
         return None
+
+    def _unseparated_term(self, raw: str) -> bool:
+        """A glossary heading that lost the blank line before it ("Concede" right after
+        the definition of "Companion", 2020-06-01): a short line that is no sentence,
+        after a definition that ended one, and followed by a definition of its own."""
+        if len(raw) > _TERM_LENGTH or raw[:1].isspace() or _SENSE.match(raw):
+            return False
+        if _SENTENCE_END.search(raw) or not _DEFINITION_END.search(self._previous_raw):
+            return False
+        following = self.lines[self._line_no] if self._line_no < len(self.lines) else ""
+        if not following.strip():
+            return False
+        self.warnings.append(
+            f"line {self._line_no}: glossary term {raw.strip()[:40]!r} has no blank line"
+            " before it; read as a new entry"
+        )
+        return True
 
 
 def is_hard_wrapped(lines: list[str]) -> bool:

@@ -26,7 +26,7 @@ from rules_kb.parse import (
     effective_date,
     grammar,
 )
-from tests.conftest import edition_files
+from tests.conftest import SHARED, edition_files
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = ["modern", "wrapped1999", "wrapped2003"]
@@ -729,3 +729,24 @@ def test_long_text_is_no_rule_number() -> None:
     shown = "'" + "a" * 24 + "…'"
     assert str(caught.value) == f"{shown} is not a rule number: it is far too long"
     assert normalise_number("  rule 702.19b  ") == "702.19b"
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("day", "term", "before"),
+    [("2020-06-01", "Concede", "Companion"), ("2021-07-23", "Affinity", "Adventurer Card"),
+     ("2008-02-01", "Floor Rules", None)],
+)  # fmt: skip
+def test_a_glossary_term_without_a_blank_line_before_it_is_its_own_entry(
+    day: str, term: str, before: str | None
+) -> None:
+    """Three editions print a heading right under the definition before it."""
+    from rules_kb.decode import decode
+    from rules_kb.parse import edition as edition_of
+
+    edition = edition_of(decode((SHARED / f"{day}.txt").read_bytes()).text)
+    entries = {entry.term: entry.text for entry in edition.glossary}
+    assert entries.get(term)
+    if before is not None:
+        assert term not in entries[before]
+    assert any(term in warning and "no blank line" in warning for warning in edition.warnings)
