@@ -1,52 +1,64 @@
-"""Benchmarks for rules-kb: ingest, cold lookup, parse throughput.
+"""Benchmarks for rules-kb: ingest against its peer and its floor, re-ingest, cold lookups,
+sizes, and what 10x the editions would cost.
 
 Run from the repository root with the virtualenv active:
 
-    python bench/run.py [--quick] [--editions PATH]
+    python bench/run.py [--quick] [--editions PATH] [--no-peer]
 
-It prints markdown tables meant to be pasted into the README. It is a measurement,
-not a test: nothing here fails when a target is missed; the table says so.
+Every ratio is against a baseline measured in the same run, in CPU time where the
+machine may be busy. The peer is mightstone 0.12.0 (`ComprehensiveRules.parse`, parse
+only, in memory), installed into a throwaway virtualenv under bench/out/ and given the
+same texts our decoder produced; the run says so when it cannot install it. Prints
+markdown tables; nothing here fails when a target is missed: the table says so.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
+import hashlib
 import os
 import platform
 import resource
+import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from common import percentile, table, verdict
-
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
+sys.path.insert(0, str(REPO))
+
+from common import percentile, table, verdict  # noqa: E402
+
+EDITIONS = REPO.parent / "shared" / "cr" / "editions"
+OUT = REPO / "bench" / "out"
 PYTHON = sys.executable
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
-
-LOOKUP_RULE = "702.19"
-INGEST_TARGET_S = 60.0
-INGEST_TARGET_MB = 40.0
-LOOKUP_TARGET_RATIO = 8.0
-HEAVY_MODULES = ("lark", "networkx", "whoosh", "sqlite_utils")
-
+PEER = "mightstone==0.12.0"
 MB = 1024 * 1024
 
+INGEST_RATIO = 1.0
+"""Full ingest CPU (decode, parse, store, references, lineage) against the peer's parse."""
+INGEST_WALL_S = 40.0
+"""The whole `rules-kb ingest`, search index included."""
+REINGEST_RATIO = 1.5
+"""A re-ingest of unchanged files against reading and hashing them."""
+LOOKUP_RATIO = 5.0
+"""A cold `rule 702.19` against a bare `python -c "import sqlite3"`."""
+SIZE_MB = 45.0
+"""Database plus search index for the 134 editions."""
+HEAVY = ("lark", "networkx", "whoosh", "sqlite_utils", "scipy", "numpy", "httpx", "rich.markup")
 
-# helpers -------------------------------------------------------------------
 
-
-def children_maxrss_mb() -> float:
-    """Peak RSS of the largest child waited for so far (ru_maxrss: KiB on Linux)."""
-    raw = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return raw / MB if sys.platform == "darwin" else raw / 1024
+def cpu() -> float:
+    """CPU seconds of this process and its children so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def child_env() -> dict[str, str]:
@@ -57,337 +69,379 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def timed_run(argv: Sequence[str]) -> tuple[float, int]:
-    """Wall time and exit code of one fresh process (output discarded)."""
+def child(argv: Sequence[str], **kwargs: object) -> tuple[float, float, int]:
+    """(wall, CPU, exit code) of one fresh process, output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    completed = subprocess.run(
-        argv,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=child_env(),
-        check=False,
+    done = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=child_env(), check=False
     )
-    return time.perf_counter() - start, completed.returncode
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, used, done.returncode
 
 
-# 1. ingest -----------------------------------------------------------------
+def stage(work: Callable[[], object]) -> tuple[float, object]:
+    """CPU seconds of one in-process step, and what it returned."""
+    start = time.process_time()
+    found = work()
+    return time.process_time() - start, found
 
 
-@dataclass
-class IngestResult:
-    seconds: float
-    peak_mb: float
-    db_mb: float
-    wal_mb: float
-    returncode: int
-    files: int
-    input_mb: float
+# 1. ingest by stage, against the peer ---------------------------------------------------
 
 
-def bench_ingest(editions: Path, db: Path) -> IngestResult:
-    """Ingest every edition into a fresh database in one child process.
+def ingest_stages(files: list[Path], db: Path) -> dict[str, float]:
+    """CPU of each stage of a full ingest, in this process: read, decode, parse, store
+    (rows and texts), references, lineage; the search index build on its own."""
+    from rules_kb import lineage, pipeline, store
 
-    Must run before any other child: RUSAGE_CHILDREN reports the largest child so far.
-    """
-    files = sorted(path for path in editions.iterdir() if path.suffix.lower() == ".txt")
-    input_mb = sum(path.stat().st_size for path in files) / MB
-    seconds, code = timed_run([RULES_KB, "ingest", str(editions), "--db", str(db), "--json"])
-    peak = children_maxrss_mb()
-    wal = db.with_name(db.name + "-wal")
-    db_size = db.stat().st_size if db.exists() else 0
-    wal_size = wal.stat().st_size if wal.exists() else 0
-    return IngestResult(
-        seconds, peak, (db_size + wal_size) / MB, wal_size / MB, code, len(files), input_mb
-    )
+    seconds: dict[str, float] = {"references": 0.0, "lineage": 0.0}
+    seconds["read"], datas = stage(lambda: [path.read_bytes() for path in files])
+    from rules_kb import decode, parse
 
+    seconds["decode"], decoded = stage(lambda: [decode.decode(data) for data in datas])  # type: ignore[attr-defined]
+    seconds["parse"], editions = stage(lambda: [parse.edition(d.text) for d in decoded])  # type: ignore[attr-defined]
+    timed_refs, timed_link = store._insert_references, lineage.link
 
-def report_ingest(result: IngestResult) -> str:
-    rows: list[list[object]] = [
-        ["files", f"{result.files} ({result.input_mb:.1f} MB of text)", "", ""],
-        [
-            "wall time",
-            f"{result.seconds:.1f} s",
-            f"within {INGEST_TARGET_S:.0f} s",
-            verdict(result.seconds <= INGEST_TARGET_S),
-        ],
-        ["peak memory (ru_maxrss)", f"{result.peak_mb:.1f} MB", "", ""],
-        [
-            "database on disk",
-            f"{result.db_mb:.1f} MB (of which -wal {result.wal_mb:.1f} MB)",
-            f"under {INGEST_TARGET_MB:.0f} MB",
-            verdict(result.db_mb < INGEST_TARGET_MB),
-        ],
-        ["exit code", result.returncode, "0", verdict(result.returncode == 0)],
-    ]
-    return "### Ingest (all editions, fresh database)\n\n" + table(
-        ["measure", "value", "target", "met"], rows
-    )
+    def refs(*args: object) -> None:
+        start = time.process_time()
+        timed_refs(*args)  # type: ignore[arg-type]
+        seconds["references"] += time.process_time() - start
 
+    def link(*args: object) -> None:
+        start = time.process_time()
+        timed_link(*args)  # type: ignore[arg-type]
+        seconds["lineage"] += time.process_time() - start
 
-# 2. cold lookup --------------------------------------------------------------
+    store._insert_references, lineage.link = refs, link  # type: ignore[assignment]
+    try:
+        database = store.open_db(db)
+        start = time.process_time()
+        for data, edition, text in zip(datas, editions, decoded, strict=True):  # type: ignore[call-overload]
+            pipeline.ingest_read(database, data, edition, text, source="bench")
+        total = time.process_time() - start
+        database.close()
+    finally:
+        store._insert_references, lineage.link = timed_refs, timed_link  # type: ignore[assignment]
+    seconds["store"] = total - seconds["references"] - seconds["lineage"]
+    import rules_kb
+
+    seconds["search index"], _ = stage(lambda: rules_kb.open(db).build_index())
+    return seconds
 
 
-@dataclass
-class LookupResult:
-    baseline: list[float]
-    lookup: list[float]
-    failures: int
-
-    @property
-    def ratio(self) -> float:
-        return statistics.median(self.lookup) / statistics.median(self.baseline)
-
-
-def bench_lookup(db: Path, repeats: int) -> LookupResult:
-    """`rules-kb rule` against a bare interpreter that imports sqlite3, interleaved."""
-    baseline_argv = [PYTHON, "-c", "import sqlite3"]
-    lookup_argv = [RULES_KB, "rule", LOOKUP_RULE, "--db", str(db)]
-    timed_run(baseline_argv)  # warm the page cache; not counted
-    timed_run(lookup_argv)
-    baseline: list[float] = []
-    lookup: list[float] = []
-    failures = 0
-    for _ in range(repeats):
-        seconds, _code = timed_run(baseline_argv)
-        baseline.append(seconds)
-        seconds, code = timed_run(lookup_argv)
-        lookup.append(seconds)
-        failures += code != 0
-    return LookupResult(baseline, lookup, failures)
-
-
-def report_lookup(result: LookupResult) -> str:
-    def ms(value: float) -> str:
-        return f"{value * 1000:.0f} ms"
-
-    rows: list[list[object]] = [
-        [
-            '`python -c "import sqlite3"`',
-            len(result.baseline),
-            ms(statistics.median(result.baseline)),
-            ms(percentile(result.baseline, 0.95)),
-        ],
-        [
-            f"`rules-kb rule {LOOKUP_RULE} --db …`",
-            len(result.lookup),
-            ms(statistics.median(result.lookup)),
-            ms(percentile(result.lookup, 0.95)),
-        ],
-    ]
-    text = "### Cold lookup (fresh process each run, interleaved)\n\n"
-    text += table(["command", "runs", "median", "p95"], rows)
-    text += "\n\n" + table(
-        ["measure", "value", "target", "met"],
-        [
-            [
-                "ratio of medians",
-                f"{result.ratio:.1f}x",
-                f"within {LOOKUP_TARGET_RATIO:.0f}x",
-                verdict(result.ratio <= LOOKUP_TARGET_RATIO),
-            ],
-            ["failed lookups", result.failures, "0", verdict(result.failures == 0)],
-        ],
-    )
-    return text
-
-
-@dataclass
-class ImportLine:
-    self_us: int
-    cumulative_us: int
-    depth: int
-    name: str
-
-
-def import_times(db: Path) -> list[ImportLine]:
-    """`-X importtime` for the lookup, run in-process through the console entry point."""
-    code = (
-        "import sys\n"
-        "from rules_kb.cli import main\n"
-        f"sys.argv = ['rules-kb', 'rule', {LOOKUP_RULE!r}, '--db', {str(db)!r}]\n"
-        "main()\n"
-    )
-    completed = subprocess.run(
-        [PYTHON, "-X", "importtime", "-c", code],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-        check=False,
-    )
-    lines: list[ImportLine] = []
-    for raw in completed.stderr.splitlines():
-        if not raw.startswith("import time:") or "self [us]" in raw:
-            continue
-        self_part, cumulative_part, name_part = raw[len("import time:") :].split("|", 2)
-        stripped = name_part.lstrip(" ")
-        depth = (len(name_part) - len(stripped) - 1) // 2
-        lines.append(ImportLine(int(self_part), int(cumulative_part), depth, stripped.rstrip()))
-    return lines
-
-
-def report_imports(lines: list[ImportLine]) -> str:
-    top = sorted(lines, key=lambda line: line.cumulative_us, reverse=True)[:10]
-    rows: list[list[object]] = [
-        [
-            f"`{line.name}`",
-            line.depth,
-            f"{line.cumulative_us / 1000:.1f}",
-            f"{line.self_us / 1000:.1f}",
-        ]
-        for line in top
-    ]
-    total_ms = sum(line.cumulative_us for line in lines if line.depth == 0) / 1000
-    text = "### Imports of the cold lookup (`python -X importtime`)\n\n"
-    text += (
-        f"{len(lines)} modules imported, {total_ms:.0f} ms cumulative over top-level imports.\n\n"
-    )
-    text += table(["module", "depth", "cumulative ms", "self ms"], rows)
-
-    names = {line.name for line in lines}
-    heavy_rows: list[list[object]] = []
-    for heavy in HEAVY_MODULES:
-        imported = any(name == heavy or name.startswith(heavy + ".") for name in names)
-        heavy_rows.append([f"`{heavy}`", "**yes**" if imported else "no", verdict(not imported)])
-    text += "\n\n" + table(["heavy module", "imported", "ok (must not be)"], heavy_rows)
-
-    families = (
-        "typer",
-        "rich",
-        "pydantic",
-        "pydantic_core",
-        "annotated_types",
-        "rules_kb",
-        "sqlite3",
-    )
-    family_rows: list[list[object]] = []
-    for family in families:
-        roots = [
-            line
-            for line in lines
-            if line.name == family
-            or line.name.startswith(family + ".")
-            or line.name == "_" + family
-        ]
-        if roots:
-            family_rows.append(
-                [
-                    f"`{family}`",
-                    len(roots),
-                    f"{sum(line.self_us for line in roots) / 1000:.1f}",
-                ]
-            )
-    text += "\n\n" + table(["package", "modules", "self ms (sum)"], family_rows)
-    return text
-
-
-# 3. parse throughput ---------------------------------------------------------
-
-
-@dataclass
-class ParseResult:
-    files: int
-    input_mb: float
-    grammar_s: float
-    decode_s: float
-    parse_s: float
-    failures: list[str]
-
-    @property
-    def total_s(self) -> float:
-        return self.decode_s + self.parse_s
-
-
-def bench_parse(editions: Path) -> ParseResult:
-    """Decode and parse every edition in this process (grammar built once, timed apart)."""
-    from rules_kb import parse
-    from rules_kb.decode import decode
-
-    start = time.perf_counter()
-    parse.grammar()
-    grammar_s = time.perf_counter() - start
-
-    files = sorted(path for path in editions.iterdir() if path.suffix.lower() == ".txt")
-    decode_s = parse_s = 0.0
-    total_bytes = 0
-    failures: list[str] = []
-    for path in files:
-        data = path.read_bytes()
-        total_bytes += len(data)
+def peer_seconds(texts: list[str]) -> tuple[float | None, str]:
+    """The peer's parse-only CPU seconds over the same decoded texts, or None and why."""
+    venv = OUT / "peer-venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
         try:
-            start = time.perf_counter()
-            text = decode(data).text
-            decode_s += time.perf_counter() - start
-            start = time.perf_counter()
-            parse.edition(text)
-            parse_s += time.perf_counter() - start
-        except Exception as error:  # a benchmark reports, it does not stop
-            failures.append(f"{path.name}: {error}")
-    return ParseResult(len(files), total_bytes / MB, grammar_s, decode_s, parse_s, failures)
-
-
-def report_parse(result: ParseResult) -> str:
-    def rate(seconds: float) -> str:
-        return f"{result.input_mb / seconds:.1f} MB/s" if seconds else "-"
-
-    rows: list[list[object]] = [
-        ["grammar build (once)", f"{result.grammar_s:.2f} s", ""],
-        ["decode", f"{result.decode_s:.1f} s", rate(result.decode_s)],
-        ["parse", f"{result.parse_s:.1f} s", rate(result.parse_s)],
-        ["decode + parse", f"{result.total_s:.1f} s", rate(result.total_s)],
-    ]
-    text = (
-        f"### Parse throughput ({result.files} editions, {result.input_mb:.1f} MB, in-process)\n\n"
+            subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True, capture_output=True)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PEER],
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+        except (subprocess.SubprocessError, OSError) as error:
+            shutil.rmtree(venv, ignore_errors=True)
+            return None, f"could not install {PEER} into a throwaway virtualenv ({error})"
+    folder = Path(tempfile.mkdtemp(prefix="peer-texts-", dir=OUT))
+    for index, text in enumerate(texts):
+        (folder / f"{index:03d}.txt").write_text(text, encoding="utf-8")
+    script = (
+        "import io, sys, time, pathlib\n"
+        "from mightstone.services.wotc.models import ComprehensiveRules\n"
+        "texts = [p.read_text('utf-8') for p in sorted(pathlib.Path(sys.argv[1]).glob('*.txt'))]\n"
+        "start = time.process_time()\n"
+        "for text in texts:\n"
+        "    ComprehensiveRules.parse(io.StringIO(text))\n"
+        "print(time.process_time() - start)\n"
     )
-    text += table(["stage", "seconds", "throughput"], rows)
-    if result.failures:
-        text += "\n\nFailures:\n" + "\n".join(f"- {failure}" for failure in result.failures)
-    return text
+    done = subprocess.run(
+        [str(python), "-c", script, str(folder)], capture_output=True, text=True, check=False
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+    if done.returncode != 0:
+        return None, f"{PEER} failed: {done.stderr.strip().splitlines()[-1:]}"
+    return float(done.stdout.strip().splitlines()[-1]), f"{PEER}, parse only, in memory"
 
 
-# main ------------------------------------------------------------------------
+def floor_seconds(files: list[Path]) -> float:
+    """Read, decode as UTF-8 (with replacement) and one regex scan for rule numbers."""
+    import re
+
+    pattern = re.compile(r"^\d{3}\.\d+[a-z]*", re.M)
+    start = time.process_time()
+    for path in files:
+        pattern.findall(path.read_bytes().decode("utf-8", "replace"))
+    return time.process_time() - start
+
+
+def report_ingest(files: list[Path], db: Path, use_peer: bool) -> str:
+    from rules_kb import decode
+
+    seconds = ingest_stages(files, db)
+    ingest = sum(v for k, v in seconds.items() if k not in {"search index"})
+    texts = [decode.decode(path.read_bytes()).text for path in files]  # type: ignore[attr-defined]
+    peer, how = peer_seconds(texts) if use_peer else (None, "not measured (--no-peer)")
+    floor = floor_seconds(files)
+    rows: list[list[object]] = [
+        [name, f"{value:.2f} s", "", ""]
+        for name, value in seconds.items()
+        if name != "search index"
+    ]
+    met = peer is not None and ingest <= INGEST_RATIO * peer
+    rows.append(
+        [
+            "**full ingest** (all of the above)",
+            f"**{ingest:.2f} s**",
+            f"{ingest / peer:.2f}x the peer" if peer else how,
+            f"≤ {INGEST_RATIO:g}x: {verdict(met)}" if peer else "",
+        ]
+    )
+    if peer is not None:
+        rows.append([f"peer: {how}", f"{peer:.2f} s", "1.00x", ""])
+    rows.append(
+        [
+            "floor: read + UTF-8 decode + one regex scan",
+            f"{floor:.2f} s",
+            f"{ingest / floor:.0f}x",
+            "",
+        ]
+    )
+    rows.append(
+        ["search index build (not part of the ratio)", f"{seconds['search index']:.2f} s", "", ""]
+    )
+    return table(["stage (CPU)", "seconds", "ratio", "target"], rows)
+
+
+def report_whole_ingest(editions: Path, db: Path) -> tuple[str, Path]:
+    """The `rules-kb ingest` command as a user runs it, index included; then a second
+    run over the same unchanged files against reading and hashing them."""
+    wall, used, code = child([RULES_KB, "ingest", str(editions), "--db", str(db), "--json"])
+    again_wall, again_cpu, again_code = child(
+        [RULES_KB, "ingest", str(editions), "--db", str(db), "--json"]
+    )
+    files = sorted(editions.glob("*.txt"))
+    start = time.process_time()
+    for path in files:
+        hashlib.sha256(path.read_bytes()).hexdigest()
+    hashing = time.process_time() - start
+    floor_wall, floor_cpu, _ = child(
+        [PYTHON, "-c", "import hashlib, pathlib, sys\n"
+         "for p in sorted(pathlib.Path(sys.argv[1]).glob('*.txt')):\n"
+         "    hashlib.sha256(p.read_bytes()).hexdigest()", str(editions)]
+    )  # fmt: skip
+    ingested = wall <= INGEST_WALL_S and code == 0
+    unchanged = again_cpu <= REINGEST_RATIO * floor_cpu and again_code == 0
+    rows = [
+        ["`rules-kb ingest` of every edition, index included",
+         f"{wall:.1f} s wall, {used:.1f} s CPU", f"≤ {INGEST_WALL_S:g} s", verdict(ingested)],
+        ["the same again (every file unchanged)",
+         f"{again_wall:.2f} s wall, {again_cpu:.2f} s CPU",
+         f"≤ {REINGEST_RATIO:g}x the floor", verdict(unchanged)],
+        ["floor: a process reading and hashing the files",
+         f"{floor_wall:.2f} s wall, {floor_cpu:.2f} s CPU",
+         f"ratio {again_cpu / floor_cpu:.2f}x", ""],
+        ["(reading and hashing in this process)", f"{hashing:.2f} s CPU", "", ""],
+    ]  # fmt: skip
+    return table(["run", "time", "target", "met"], rows), db
+
+
+# 2. cold lookups ------------------------------------------------------------------------
+
+
+def report_lookups(db: Path, repeats: int) -> str:
+    """Cold processes, interleaved: bare Python with sqlite3, `rule`, `define`, `search`."""
+    commands = {
+        'python -c "import sqlite3"': [PYTHON, "-c", "import sqlite3"],
+        "rules-kb rule 702.19": [RULES_KB, "rule", "702.19", "--db", str(db)],
+        "rules-kb rule 702.19 --json": [RULES_KB, "rule", "702.19", "--db", str(db), "--json"],
+        "rules-kb define trample": [RULES_KB, "define", "trample", "--db", str(db)],
+        "rules-kb search trample": [RULES_KB, "search", "trample", "--db", str(db)],
+    }
+    child(commands["rules-kb search trample"])  # the index is built before timing
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, argv in commands.items():
+            times[name].append(child(argv)[1])
+    base = statistics.median(times['python -c "import sqlite3"'])
+    rule = statistics.median(times["rules-kb rule 702.19"])
+    rows = []
+    for name, found in times.items():
+        median = statistics.median(found)
+        target = ""
+        if name == "rules-kb rule 702.19":
+            target = f"≤ {LOOKUP_RATIO:g}x: {verdict(median <= LOOKUP_RATIO * base)}"
+        if name == "rules-kb search trample":
+            target = f"≤ 1.3x rule: {verdict(median <= 1.3 * rule)} ({median / rule:.2f}x)"
+        p95 = percentile(found, 0.95)
+        rows.append(
+            [f"`{name}`", len(found), f"{median * 1000:.0f} ms", f"{p95 * 1000:.0f} ms",
+             f"{median / base:.1f}x", target]
+        )  # fmt: skip
+    return table(["process (CPU)", "runs", "median", "p95", "ratio to bare Python", "target"], rows)
+
+
+def report_imports(db: Path) -> str:
+    """The modules a cold lookup loads, and the heavy ones it must not."""
+    done = subprocess.run(
+        [PYTHON, "-X", "importtime", "-m", "rules_kb", "rule", "702.19", "--db", str(db)],
+        capture_output=True, text=True, env=child_env(), check=True,
+    )  # fmt: skip
+    modules = [
+        line.split("|")[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line and "cumulative" not in line
+    ]
+    loaded = set(modules)
+    rows = [
+        [f"`{name}`", "yes" if name in loaded else "no", verdict(name not in loaded)]
+        for name in HEAVY
+    ]
+    packages: dict[str, int] = {}
+    for name in modules:
+        top = name.split(".")[0]
+        packages[top] = packages.get(top, 0) + 1
+    counted = ", ".join(
+        f"{name} {count}" for name, count in sorted(packages.items(), key=lambda x: -x[1])[:8]
+    )
+    return f"{len(modules)} modules; most by package: {counted}\n\n" + table(
+        ["heavy module", "loaded", "ok (must not be)"], rows
+    )
+
+
+# 3. sizes and scale ---------------------------------------------------------------------
+
+
+def report_sizes(db: Path) -> str:
+    index = db.with_name(db.name + ".search")
+    db_mb = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file()) / MB
+    index_mb = sum(p.stat().st_size for p in index.rglob("*") if p.is_file()) / MB
+    conn = sqlite3.connect(db)
+    try:
+        parts = conn.execute(
+            "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6"
+        ).fetchall()
+    except sqlite3.OperationalError:
+        parts = []
+    finally:
+        conn.close()
+    biggest = ", ".join(f"{name} {size / MB:.1f}" for name, size in parts)
+    rows = [
+        ["database", f"{db_mb:.1f} MB", biggest],
+        ["search index", f"{index_mb:.1f} MB", ""],
+        [
+            "**together**",
+            f"**{db_mb + index_mb:.1f} MB**",
+            f"≤ {SIZE_MB:g} MB: {verdict(db_mb + index_mb <= SIZE_MB)}",
+        ],
+    ]
+    return table(["what", "size", "largest parts (MB)"], rows)
+
+
+def report_scale(files: list[Path]) -> str:
+    """The cost model from subsets of 1/4, 1/2 and all editions: ingest CPU, database size
+    and search latency per edition, extrapolated to 10x (1,340 files, e.g. translations)."""
+    import rules_kb
+
+    rows = []
+    points = []
+    for share in (4, 2, 1):
+        subset = files[::share]
+        folder = Path(tempfile.mkdtemp(prefix="scale-", dir=OUT))
+        db = folder / "rules.db"
+        start = cpu()
+        kb = rules_kb.open(db)
+        kb.ingest_files(subset, index=False)
+        ingest = cpu() - start
+        start = cpu()
+        kb.build_index()
+        index = cpu() - start
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / MB
+        megabytes = sum(p.stat().st_size for p in subset) / MB
+        queries = ("trample", '"last known information"', "deathtuch", "damage prevention")
+        latency = statistics.median(_timed(kb.search, query) for query in queries)
+        points.append((len(subset), megabytes, ingest, index, size, latency))
+        rows.append(
+            [
+                len(subset),
+                f"{megabytes:.0f} MB",
+                f"{ingest:.1f} s",
+                f"{index:.1f} s",
+                f"{size:.1f} MB",
+                f"{latency * 1000:.1f} ms",
+            ]
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+    (n1, mb1, i1, x1, s1, _l1), (n3, mb3, i3, x3, s3, l3) = points[0], points[-1]
+    per_edition = (i3 - i1) / (n3 - n1)
+    per_mb = (i3 - i1) / (mb3 - mb1)
+    size_per = (s3 - s1) / (n3 - n1)
+    index_per = (x3 - x1) / (n3 - n1)
+    ten = 10 * n3
+    more = ten - n3
+    rows.append(
+        [f"**{ten} (10x, extrapolated)**", f"{10 * mb3:.0f} MB",
+         f"{i3 + per_edition * more:.0f} s", f"{x3 + index_per * more:.0f} s",
+         f"{s3 + size_per * more:.0f} MB", f"~{l3 * 1000 * 1.5:.0f} ms"]
+    )  # fmt: skip
+    note = (
+        f"Marginal costs: {per_edition * 1000:.0f} ms of ingest CPU per edition"
+        f" ({per_mb:.2f} s per MB of input), {index_per * 1000:.0f} ms of index build and"
+        f" {size_per:.2f} MB of disk per edition."
+    )
+    return (
+        table(["editions", "input", "ingest CPU", "index CPU", "db + index", "search median"], rows)
+        + "\n\n"
+        + note
+    )
+
+
+def _timed(work: Callable[[str], object], query: str) -> float:
+    work(query)  # the first search of a process opens the index
+    start = time.perf_counter()
+    work(query)
+    return time.perf_counter() - start
 
 
 def header() -> str:
-    today = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     return (
-        f"## rules-kb benchmarks ({today})\n\n"
-        f"Python {platform.python_version()} ({platform.python_implementation()}), "
-        f"{os.cpu_count()} CPUs, {platform.system()} {platform.machine()}, "
-        f"SQLite {__import__('sqlite3').sqlite_version}"
+        f"Python {platform.python_version()} ({platform.python_implementation()}),"
+        f" {os.cpu_count()} CPUs, {platform.system()} {platform.machine()},"
+        f" SQLite {sqlite3.sqlite_version}, load average {os.getloadavg()[0]:.1f} at the start"
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="5 lookup runs instead of 15.")
-    parser.add_argument(
-        "--editions",
-        type=Path,
-        default=DEFAULT_EDITIONS,
-        help=f"Folder of CR .txt editions (default: {DEFAULT_EDITIONS}).",
-    )
-    args = parser.parse_args(argv)
-    editions: Path = args.editions
-    if not editions.is_dir():
-        print(f"bench: no such folder: {editions}", file=sys.stderr)
-        return 2
-    if not Path(RULES_KB).exists():
-        print(f"bench: no rules-kb script at {RULES_KB}", file=sys.stderr)
-        return 2
-    repeats = 5 if args.quick else 15
-
-    print(header(), flush=True)
-    with tempfile.TemporaryDirectory(prefix="rules-kb-bench-") as tmp:
-        db = Path(tmp) / "rules.db"
-        ingest = bench_ingest(editions, db)  # first: see RUSAGE_CHILDREN
-        print("\n" + report_ingest(ingest), flush=True)
-        if not db.exists():
-            print("\nbench: ingest produced no database; skipping lookups", file=sys.stderr)
-        else:
-            print("\n" + report_lookup(bench_lookup(db, repeats)), flush=True)
-            print("\n" + report_imports(import_times(db)), flush=True)
-    print("\n" + report_parse(bench_parse(editions)), flush=True)
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--editions", type=Path, default=EDITIONS)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, no scale table")
+    parser.add_argument("--no-peer", action="store_true", help="do not install mightstone")
+    options = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    files = sorted(options.editions.glob("*.txt"))
+    work = Path(tempfile.mkdtemp(prefix="bench-", dir=OUT))
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(REPO / "rules_kb")], check=False)
+    print(header() + "\n")
+    print(f"#### Full ingest of {len(files)} editions, CPU by stage, against the peer\n")
+    print(report_ingest(files, work / "stages.db", use_peer=not options.no_peer))
+    print("\n#### The ingest command, and a re-ingest of unchanged files\n")
+    whole, db = report_whole_ingest(options.editions, work / "rules.db")
+    print(whole)
+    print("\n#### Cold processes (CPU, interleaved)\n")
+    print(report_lookups(db, 5 if options.quick else 15))
+    print("\n#### What a cold lookup imports\n")
+    print(report_imports(db))
+    print("\n#### Database and index on disk\n")
+    print(report_sizes(db))
+    if not options.quick:
+        print("\n#### Scale on paper: subsets, and 10x the editions\n")
+        print(report_scale(files))
+    shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

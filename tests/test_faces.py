@@ -226,7 +226,11 @@ def test_version_and_completion() -> None:
 
     result = ok_cli("--version")
     assert result.stdout.strip() == f"rules-kb {__version__}"
-    shown = ok_cli("--show-completion", "bash")
-    assert "rules-kb" in shown.stdout or "_RULES_KB_COMPLETE" in shown.stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "rules_kb", "--show-completion", "bash"],
+        capture_output=True, text=True, env={**os.environ, "SHELL": "/bin/bash"}, check=False,
+    )  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    assert "_RULES_KB_COMPLETE" in shown.stdout or "complete" in shown.stdout
     helped = ok_cli("rule", "--help")
     assert "set code" in helped.stdout

@@ -169,7 +169,7 @@ def test_a_failed_ingest_writes_no_lineage(
     ingest(path, [TRIO[0], TRIO[2]])
     before = lineage_rows(path)
 
-    def broken(_conn: sqlite3.Connection, _edition_id: int) -> None:
+    def broken(_conn: sqlite3.Connection, _edition_id: int, *_session: object) -> None:
         raise RuntimeError("aligner failed half-way")
 
     monkeypatch.setattr(lineage, "link", broken)

@@ -1,54 +1,32 @@
-"""The rules-kb command line: the Typer app with every command registered.
+"""The rules-kb command line.
 
 Exit codes: 0 success; 1 the request was understood but cannot be answered
 (one line on stderr); 2 usage error, as Typer reports it; 3 `cite --check`
 found stale citations.
+
+The commands are a Typer app (`rules_kb.cli.registry`); a plain `rule` or `define`
+lookup is answered before Typer is imported (`rules_kb.cli.fast`), because a judge
+runs it most and Typer's start-up is most of its time.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
-import typer
-
-from rules_kb.cli.app import app
-from rules_kb.cli.commands import compare, faces, ingest, lookup, refs, search, update
-
-__all__ = ["app", "compare", "faces", "ingest", "lookup", "main", "refs", "search", "update"]
-
-#: How `rules-kb --help` lists the commands: by what a user wants to do, in that order.
-HELP_PANELS = {
-    "Look up": ["rule", "define", "show", "search"],
-    "Cross-references": ["refs", "check", "graph"],
-    "Across editions": ["history", "where", "cite", "diff"],
-    "Publish and share": ["site", "mcp", "serve"],
-    "Database": ["ingest", "update", "editions"],
-}
-
-
-def command_name(info: typer.models.CommandInfo) -> str:
-    """The name a registered command is called by."""
-    return info.name or (info.callback.__name__ if info.callback else "")
-
-
-def _arrange_help() -> None:
-    order = [name for names in HELP_PANELS.values() for name in names]
-    panel_of = {name: panel for panel, names in HELP_PANELS.items() for name in names}
-    for info in app.registered_commands:
-        info.rich_help_panel = panel_of.get(command_name(info))
-    app.registered_commands.sort(
-        key=lambda info: (
-            order.index(command_name(info)) if command_name(info) in order else len(order)
-        )
-    )
-
-
-_arrange_help()
+__all__ = ["HELP_PANELS", "app", "command_name", "main"]
 
 
 def main() -> None:
     """Console entry point."""
     try:
+        from rules_kb.cli.fast import answer
+
+        code = answer(sys.argv[1:])
+        if code is not None:
+            sys.exit(code)
+        from rules_kb.cli.registry import app
+
         app()
     except KeyboardInterrupt:
         sys.stderr.write("rules-kb: interrupted\n")
@@ -56,3 +34,12 @@ def main() -> None:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (| head): nothing more to say
         sys.exit(0)
+
+
+def __getattr__(name: str) -> Any:
+    """The Typer app and its help arrangement, imported when first asked for."""
+    if name in {"app", "HELP_PANELS", "command_name"}:
+        from rules_kb.cli import registry
+
+        return getattr(registry, name)
+    raise AttributeError(name)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.app import (
+from rules_kb.cli.base import (
     DbOption,
     EditionOption,
     Exit,
@@ -157,7 +157,7 @@ def history(
         print_json(found.as_json())
     elif chosen is Format.markdown:
         from rules_kb import markdown
-        from rules_kb.cli.commands.lookup import print_markdown
+        from rules_kb.cli.present import print_markdown
 
         print_markdown(markdown.history_blocks(found), None, split=split)
     else:

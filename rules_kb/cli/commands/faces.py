@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.app import DbOption, command, database_path
+from rules_kb.cli.base import DbOption, command, database_path
 
 
 @command

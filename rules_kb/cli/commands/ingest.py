@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.app import (
+from rules_kb.cli.base import (
     DbOption,
     Exit,
     JsonOption,

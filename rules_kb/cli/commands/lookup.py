@@ -6,21 +6,27 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules_kb.cli.app import (
+from rules_kb.cli.base import (
     DbOption,
     EditionOption,
-    Format,
     FormatOption,
     JsonOption,
     SplitOption,
     chosen_format,
     command,
     knowledge_base,
+)
+from rules_kb.cli.present import (
+    Format,
     screen,
+    show_definition,
+    show_entry,
+    show_results,
+    show_rule,
 )
 
 if TYPE_CHECKING:
-    from rules_kb.records import GlossaryRecord, RuleRecord, Shown
+    from rules_kb.records import Shown
 
 
 @command
@@ -66,14 +72,8 @@ def define(
     json_out: JsonOption = False,
 ) -> None:
     """Show the glossary entry for a term (or the rule a keyword names)."""
-    from rules_kb.records import RuleRecord
-
     found = knowledge_base(db).define(term, edition)
-    chosen = chosen_format(form, json_out)
-    if isinstance(found, RuleRecord):
-        show_rule(found, chosen, split=split, term=term)
-    else:
-        show_entry(found, chosen, split=split)
+    show_definition(found, term, chosen_format(form, json_out), split=split)
 
 
 @command
@@ -102,62 +102,4 @@ def show(
     elif found.type == "glossary":
         show_entry(found.value, chosen, split=split)
     else:
-        from rules_kb.cli.commands.search import show_results
-
         show_results(found.value, chosen, split=split)
-
-
-def show_rule(record: RuleRecord, form: Format, *, split: bool, term: str | None = None) -> None:
-    """A rule in the chosen format."""
-    from rules_kb import markdown
-    from rules_kb.cli.output import json_out as print_json
-
-    if form is Format.json:
-        document = record.as_json()
-        if term is not None:
-            document["match"] = "rule"
-        print_json(document)
-    elif form is Format.markdown:
-        print_markdown(markdown.rule_blocks(record), record.edition, split=split)
-    else:
-        from rules_kb.cli.render import lookup as render
-
-        out = screen()
-        if term is not None:
-            render.heading_rule(out, term, record)
-        else:
-            render.rule(out, record)
-        out.flush()
-
-
-def show_entry(entry: GlossaryRecord, form: Format, *, split: bool) -> None:
-    """A glossary entry in the chosen format."""
-    from rules_kb import markdown
-    from rules_kb.cli.output import json_out as print_json
-
-    if form is Format.json:
-        print_json(entry.as_json())
-    elif form is Format.markdown:
-        print_markdown(markdown.glossary_blocks(entry), entry.edition, split=split, what="Glossary")
-    else:
-        from rules_kb.cli.render import lookup as render
-
-        out = screen()
-        render.definition(out, entry)
-        out.flush()
-
-
-def print_markdown(
-    blocks: list[str], edition: str | None, *, split: bool, what: str = "Comprehensive Rules"
-) -> None:
-    """Markdown on stdout: one document, or messages of at most 2,000 characters separated
-    by a line with three dashes."""
-    import sys
-
-    from rules_kb import markdown
-
-    if not split:
-        sys.stdout.write(markdown.document(blocks, edition, what))
-        return
-    found = markdown.messages(blocks, edition, what=what)
-    sys.stdout.write("\n\n---\n\n".join(found) + "\n")

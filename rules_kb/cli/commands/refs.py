@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.app import DbOption, EditionOption, JsonOption, command, knowledge_base, screen
+from rules_kb.cli.base import DbOption, EditionOption, JsonOption, command, knowledge_base, screen
 
 
 class GraphFormat(StrEnum):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules_kb.cli.app import (
+from rules_kb.cli.base import (
     DbOption,
     EditionOption,
     Format,
@@ -17,11 +17,11 @@ from rules_kb.cli.app import (
     chosen_format,
     command,
     knowledge_base,
-    screen,
 )
+from rules_kb.cli.present import show_results
 
 if TYPE_CHECKING:
-    from rules_kb.search import Results
+    pass
 
 
 class KindChoice(StrEnum):
@@ -88,22 +88,3 @@ def search(
         chapter=chapter,
     )
     show_results(found, chosen, split=split)
-
-
-def show_results(found: Results, form: Format, *, split: bool) -> None:
-    """Search results in the chosen format."""
-    if form is Format.json:
-        from rules_kb.cli.output import json_out as print_json
-
-        print_json(found.as_dict())
-    elif form is Format.markdown:
-        from rules_kb import markdown
-        from rules_kb.cli.commands.lookup import print_markdown
-
-        print_markdown(markdown.search_blocks(found), found.filters.edition, split=split)
-    else:
-        from rules_kb.cli.render import search as render
-
-        out = screen()
-        render.results(out, found)
-        out.flush()

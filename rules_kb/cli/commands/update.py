@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.app import DbOption, JsonOption, command, knowledge_base, screen
+from rules_kb.cli.base import DbOption, JsonOption, command, knowledge_base, screen
 
 UrlOption = Annotated[
     str | None,

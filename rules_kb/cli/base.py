@@ -7,15 +7,16 @@ on stderr); 2 usage error, as Typer reports it; 3 `cite --check` found stale cit
 from __future__ import annotations
 
 import functools
-import sqlite3
 from collections.abc import Callable
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from rules_kb.errors import RulesKbError
+from rules_kb.cli.failures import CAUGHT, VERBOSE, report
+from rules_kb.cli.failures import Exit as Exit
+from rules_kb.cli.present import PAGING
+from rules_kb.cli.present import Format as Format
 
 if TYPE_CHECKING:
     from rules_kb.api import KnowledgeBase
@@ -63,14 +64,6 @@ SplitOption = Annotated[
 ]
 
 
-class Format(StrEnum):
-    """How a lookup is printed."""
-
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-
-
 FormatOption = Annotated[
     Format | None,
     typer.Option(
@@ -85,58 +78,18 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class Exit(Exception):
-    """Raised inside commands to end with a message and an exit code."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def command(function: Callable[P, R]) -> Callable[P, R]:
-    """Register a command whose failures end as one stderr line and exit code 1."""
+    """Register a command whose failures end as one stderr line and an exit code."""
 
     @functools.wraps(function)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        from rules_kb.cli.output import error
-
         try:
             return function(*args, **kwargs)
-        except (RulesKbError, Exit) as failure:
-            error(str(failure))
-            details = getattr(failure, "details", None)
-            if details and _GLOBAL.get("verbose"):
-                import sys
-
-                from rules_kb.controls import visible
-
-                sys.stderr.write(visible(str(details)).rstrip() + "\n")
-            raise typer.Exit(_code(failure)) from None
-        except OSError as failure:
-            where = f": {failure.filename}" if failure.filename else ""
-            error(f"{failure.strerror or failure}{where}")
-            raise typer.Exit(1) from None
-        except sqlite3.Error as failure:
-            error(f"database error: {failure}")
-            raise typer.Exit(1) from None
-        except RecursionError:
-            error("the input is nested too deeply to be read")
-            raise typer.Exit(1) from None
-        except MemoryError:
-            error("out of memory: the input is too large")
-            raise typer.Exit(1) from None
+        except CAUGHT as failure:
+            raise typer.Exit(report(failure)) from None
 
     app.command()(wrapper)
     return wrapper
-
-
-def _code(failure: Exception) -> int:
-    """The exit code of a failure: 2 for an option value no command can use, else 1."""
-    from rules_kb.errors import BadOption
-
-    if isinstance(failure, Exit):
-        return failure.code
-    return 2 if isinstance(failure, BadOption) else 1
 
 
 _GLOBAL: dict[str, object] = {}
@@ -163,7 +116,9 @@ def _global_options(
     if db is not None:
         _GLOBAL["db"] = db
     _GLOBAL["no_pager"] = no_pager
+    PAGING["on"] = not no_pager
     _GLOBAL["verbose"] = verbose
+    VERBOSE["on"] = verbose
 
 
 def database_path(option: Path | None) -> Path:
@@ -192,9 +147,9 @@ def knowledge_base(db: Path | None, *, quiet: bool = False) -> KnowledgeBase:
 
 def screen() -> Screen:
     """The output of a command (paged unless --no-pager)."""
-    from rules_kb.cli.output import Screen
+    from rules_kb.cli.present import screen as made
 
-    return Screen(pager=not _GLOBAL.get("no_pager", False))
+    return made()
 
 
 def chosen_format(form: Format | None, json_out: bool) -> Format:

@@ -1,0 +1,87 @@
+"""The fast path answers a plain lookup exactly as the Typer command would, and leaves
+every other command line to Typer."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules_kb.cli.fast import parse
+from tests.conftest import run_cli
+
+LOOKUPS = [
+    ["rule", "702.19"],
+    ["rule", "CR 702.19(b)", "-e", "2022-11-18"],
+    ["rule", "702.19", "--json"],
+    ["rule", "--edition=BRO", "702.19", "--format", "markdown"],
+    ["rule", "702.175", "-e", "2024-09-20", "--json"],
+    ["rule", "502.9"],
+    ["rule", "799.99", "--json"],
+    ["rule", "702.19", "-e", "1990-01-01"],
+    ["define", "APNAP order"],
+    ["define", "trampel", "--json"],
+    ["define", "Substance"],
+    ["define", "flash back", "-f", "markdown", "--split"],
+]
+
+
+@pytest.mark.parametrize("args", LOOKUPS, ids=lambda a: " ".join(a))
+def test_the_fast_path_prints_what_typer_prints(all_editions_db: Path, args: list[str]) -> None:
+    assert parse(["--db", str(all_editions_db), *args]) is not None
+    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
+    fast = subprocess.run(
+        [sys.executable, "-m", "rules_kb", "--db", str(all_editions_db), *args],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    typer = run_cli("--db", all_editions_db, *args)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (
+        typer.exit_code,
+        typer.stdout,
+        typer.stderr,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rule"],
+        ["rule", "--help"],
+        ["--help"],
+        ["--version"],
+        ["rule", "702.19", "702.20"],
+        ["rule", "702.19", "--bogus"],
+        ["rule", "702.19", "-e"],
+        ["rule", "702.19", "--json", "--format", "markdown"],
+        ["rule", "702.19", "--format", "yaml"],
+        ["search", "trample"],
+        ["-v", "rule", "702.19"],
+        ["rule", "702.19", "--no-pager"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_anything_else_is_left_to_typer(args: list[str]) -> None:
+    assert parse(args) is None
+
+
+def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(all_editions_db: Path) -> None:
+    code = (
+        "import sys\n"
+        "from rules_kb.cli import main\n"
+        "sys.argv = ['rules-kb', 'rule', '702.19', '--db', sys.argv[1]]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'typer', 'rich', 'click'}),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(all_editions_db)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "[]"
+    assert "Trample" in done.stdout
