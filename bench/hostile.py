@@ -257,11 +257,99 @@ def others() -> None:
     print(table(["input", "CPU", "outcome"], rows))
 
 
+RULES_KB = str(Path(sys.executable).parent / "rules-kb")
+
+
+def _cli(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [RULES_KB, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def concurrency(readers: int = 70) -> None:
+    """An ingest while searches and lookups run, and two ingests racing into one database;
+    every process must succeed with the right answer, and none may print a traceback."""
+    import json
+    import tempfile
+
+    files = sorted(SHARED.glob("*.txt"))
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
+    db = str(folder / "busy.db")
+    subprocess.run([RULES_KB, "ingest", *map(str, files[-2:]), "--db", db], capture_output=True)
+    start = time.perf_counter()
+    writer = _cli("ingest", *map(str, files[-30:-2]), "--db", db, "--json")
+    launched: list[tuple[str, subprocess.Popen[str]]] = []
+    while len(launched) < readers:
+        kind = "search" if len(launched) % 7 < 2 else "rule"
+        args = ["search", "trample"] if kind == "search" else ["rule", "702.19"]
+        launched.append((kind, _cli(*args, "--db", db, "--json")))
+        if len(launched) % 4 == 0:
+            for _kind, process in launched[-4:]:
+                process.wait()
+    writer.communicate()
+    counts = Counter()
+    for kind, process in launched:
+        out, err = process.communicate()
+        right = process.returncode == 0 and "Traceback" not in err
+        if right:
+            document = json.loads(out)
+            hit = document["hits"][0]["number"] if kind == "search" else document["number"]
+            right = hit == "702.19"
+        counts[kind, right] += 1
+    elapsed = time.perf_counter() - start
+    race_db = str(folder / "race.db")
+    twelve = [str(path) for path in files[-12:]]
+    first = _cli("ingest", *twelve, "--db", race_db, "--json", "--no-index")
+    second = _cli("ingest", *reversed(twelve), "--db", race_db, "--json", "--no-index")
+    raced = [(process.returncode, *process.communicate()) for process in (first, second)]
+    both = all(code == 0 and "Traceback" not in err for code, _out, err in raced)
+    rows = [
+        ["lookups during an ingest of 28 editions", counts["rule", True], counts["rule", False]],
+        ["searches during the same ingest", counts["search", True], counts["search", False]],
+        ["two ingests of 12 editions racing", 2 if both else 0, 0 if both else 2],
+    ]
+    print(f"\n#### Concurrent processes ({elapsed:.0f} s for the ingest and its readers)\n")
+    print(table(["processes", "right answer", "failed or wrong"], rows))
+
+
+#: Queries made to take long: each must answer or fail in one line, quickly.
+HOSTILE = [
+    ["search", "trample~9"],
+    ["search", "trample" * 14000],
+    ["search", " ".join(["spell or ability"] * 20)],
+    ["search", '"spell or ability"'],
+    ["rule", "702." + "9" * 100000],
+    ["rule", "9" * 5000],
+    ["define", "x" * 20000],
+    ["show", "7" * 5000],
+    ["history", "a" * 10000],
+]
+
+
+def hostile_queries(db: str) -> None:
+    """The longest time any hostile query takes, each in a fresh process."""
+    rows = []
+    for args in HOSTILE:
+        start = time.perf_counter()
+        done = subprocess.run([RULES_KB, *args, "--db", db], capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        lines = done.stderr.strip().splitlines()
+        shown = " ".join(part if len(part) < 24 else part[:20] + "…" for part in args)
+        outcome = "answered" if done.returncode == 0 else f"exit {done.returncode}"
+        if done.returncode and lines:
+            outcome += f": {lines[-1][:70]}"
+        rows.append([f"`{shown}`", f"{seconds:.2f} s", outcome, len(lines) <= 1])
+    slowest = max(float(row[1].split()[0]) for row in rows)
+    print(f"\n#### Hostile queries (fresh processes; the slowest took {slowest:.2f} s)\n")
+    print(table(["query", "wall", "outcome", "one line"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mutants", type=int, default=100, help="mutants per edition")
     parser.add_argument("--seed", type=int, default=1, help="random seed")
     parser.add_argument("--copies", type=int, default=217, help="copies in the big file")
+    parser.add_argument("--db", help="a database of every edition, for the hostile queries")
     args = parser.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"no editions in {SHARED}")
@@ -271,6 +359,9 @@ def main() -> None:
     mutation_pass(names, args.mutants, args.seed)
     copies("2026-08-07", args.copies)
     others()
+    concurrency()
+    if args.db:
+        hostile_queries(args.db)
 
 
 if __name__ == "__main__":

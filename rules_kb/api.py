@@ -498,20 +498,31 @@ class KnowledgeBase:
         return outcome.result
 
     def ingest_files(
-        self, paths: Iterable[str | Path], *, replace: bool = False, index: bool = True
+        self,
+        paths: Iterable[str | Path],
+        *,
+        replace: bool = False,
+        index: bool = True,
+        jobs: int | None = None,
     ) -> list[IngestOutcome]:
         """Read files (folders mean the .txt files directly in them), each in its own
         transaction: a file that fails changes nothing and the others still go in. A file
         whose bytes are already stored is "unchanged" without being read again. Nothing is
         created when no file goes in. The search index is brought up to date at the end
-        unless `index` is false (it raises SearchIndexError then; the editions stay)."""
+        unless `index` is false (it raises SearchIndexError then; the editions stay).
+
+        `jobs` is how many processes may work (default: the cores that are free now): with
+        more than one, files are decoded and parsed in `jobs - 1` others while this one
+        stores them, in order. Sending a parsed edition back costs about a third of
+        parsing it, so a pool pays only on cores nobody else is using."""
         files = list(expand(paths))
         advance = self.progress("ingest", len(files))
+        workers = (free_cores() if jobs is None else max(1, jobs)) - 1
         outcomes = []
         with _Writer(self) as writer:
-            for file in files:
-                outcomes.append(writer.ingest(file, replace=replace))
-                advance(1, display_name(file))
+            for outcome in writer.ingest_all(files, replace=replace, jobs=workers):
+                outcomes.append(outcome)
+                advance(1, outcome.source)
         self._reopen()
         changed = any(o.result and o.result.status != "unchanged" for o in outcomes)
         if index and self.path.exists() and (changed or not self._index_fresh()):
@@ -593,33 +604,122 @@ class _Writer:
         self, source: str | Path | bytes, *, replace: bool, name: str | None = None
     ) -> IngestOutcome:
         """Read and store one file (or bytes); failures are outcomes, not exceptions."""
+        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
+        data = _read(source)
+        if isinstance(data, IngestOutcome):
+            return IngestOutcome(label, error=data.error)
+        known = self.known(data, replace=replace)
+        if known is not None:
+            return IngestOutcome(label, known)
+        return self.store(label, data, _parsed(data), replace=replace)
+
+    def ingest_all(self, files: list[Path], *, replace: bool, jobs: int) -> Iterator[IngestOutcome]:
+        """Each file's outcome, in order; with `jobs` worker processes, the files still to be
+        read are decoded and parsed in them, a few ahead of the one being stored."""
+        if jobs < 1 or len(files) < 2:
+            for file in files:
+                yield self.ingest(file, replace=replace)
+            return
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        pending: list[tuple[str, bytes | IngestOutcome, Future[Parsed] | None]] = []
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            queue = iter(files)
+            while True:
+                while len(pending) < 2 * jobs:
+                    upcoming = next(queue, None)
+                    if upcoming is None:
+                        break
+                    data = _read(upcoming)
+                    work = None
+                    if (
+                        not isinstance(data, IngestOutcome)
+                        and self.known(data, replace=replace) is None
+                    ):
+                        work = pool.submit(_parsed, data)
+                    pending.append((display_name(upcoming), data, work))
+                if not pending:
+                    return
+                label, data, work = pending.pop(0)
+                if isinstance(data, IngestOutcome):
+                    yield IngestOutcome(label, error=data.error)
+                elif work is None:
+                    known = self.known(data, replace=replace)
+                    yield (
+                        IngestOutcome(label, known)
+                        if known
+                        else self.ingest(data, replace=replace, name=label)
+                    )
+                else:
+                    yield self.store(label, data, work.result(), replace=replace)
+
+    def known(self, data: bytes, *, replace: bool) -> IngestResult | None:
+        """The stored edition these very bytes were read into before, if any."""
         import hashlib
 
-        from rules_kb import pipeline, store
+        from rules_kb import store
 
-        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
+        if replace or not self.kb.path.exists():
+            return None
+        return store.stored_copy(self.database(), hashlib.sha256(data).hexdigest())
+
+    def store(self, label: str, data: bytes, parsed: Parsed, *, replace: bool) -> IngestOutcome:
+        """Store what was read from `data`, in one transaction."""
+        from rules_kb import pipeline
+
+        if isinstance(parsed, str):
+            return IngestOutcome(label, error=parsed)
+        edition, decoded = parsed
         try:
-            data = source if isinstance(source, bytes) else Path(source).read_bytes()
-        except IsADirectoryError:
-            return IngestOutcome(label, error="is a folder")
-        except FileNotFoundError:
-            return IngestOutcome(label, error="no such file or folder")
-        except PermissionError:
-            return IngestOutcome(label, error="permission denied")
-        except OSError as error:
-            return IngestOutcome(label, error=error.strerror or str(error))
-        try:
-            if not replace and self.kb.path.exists():
-                known = store.stored_copy(self.database(), hashlib.sha256(data).hexdigest())
-                if known is not None:
-                    return IngestOutcome(label, known)
-            edition, decoded = pipeline.read_edition(data)
             result = pipeline.ingest_read(
                 self.database(), data, edition, decoded, source=label, replace=replace
             )
         except RulesKbError as error:
             return IngestOutcome(label, error=one_line(str(error)))
         return IngestOutcome(label, result)
+
+
+#: What reading a file's bytes gave: the edition and how it was decoded, or an error.
+Parsed = Any
+
+
+def _read(source: str | Path | bytes) -> bytes | IngestOutcome:
+    """A file's bytes, or an outcome saying why they cannot be read."""
+    if isinstance(source, bytes):
+        return source
+    try:
+        return Path(source).read_bytes()
+    except IsADirectoryError:
+        return IngestOutcome("", error="is a folder")
+    except FileNotFoundError:
+        return IngestOutcome("", error="no such file or folder")
+    except PermissionError:
+        return IngestOutcome("", error="permission denied")
+    except OSError as error:
+        return IngestOutcome("", error=error.strerror or str(error))
+
+
+def _parsed(data: bytes) -> Parsed:
+    """Decode and parse (in a worker process, or here): the records, or one error line."""
+    from rules_kb import pipeline
+
+    try:
+        return pipeline.read_edition(data)
+    except RulesKbError as error:
+        return one_line(str(error))
+
+
+def free_cores() -> int:
+    """The cores this process may run on that are not busy now (by the load average)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    try:
+        busy = round(os.getloadavg()[0])
+    except OSError:  # pragma: no cover
+        busy = 0
+    return max(1, cores - busy)
 
 
 def expand(paths: Iterable[str | Path]) -> Iterator[Path]:

@@ -246,3 +246,25 @@ def test_reingesting_unchanged_files_does_not_read_them_again(
 
 def test_shared_editions_are_there() -> None:
     assert SHARED.is_dir() and len(edition_files()) == 134
+
+
+def test_parallel_ingest_stores_the_same_in_order(tmp_path: Path) -> None:
+    """--jobs 3: two processes read while one stores; the outcome is that of --jobs 1."""
+    files = [*edition_files()[-6:], tmp_path / "missing.txt"]
+    (tmp_path / "bad.txt").write_bytes(b"\x00\x01" * 100)
+    files.append(tmp_path / "bad.txt")
+    one, three = tmp_path / "one.db", tmp_path / "three.db"
+    run_cli("ingest", *files, "--db", one, "--jobs", "1", "--no-index")
+    result = run_cli("ingest", *files, "--db", three, "--jobs", "3", "--no-index", "--json")
+    assert result.exit_code == 1  # the missing and the binary file
+    rows = json.loads(result.stdout)
+    assert [row["source"] for row in rows] == [path.name for path in files]
+    assert [row["status"] for row in rows] == ["added"] * 6 + ["failed", "failed"]
+    dump = {}
+    for path in (one, three):
+        conn = sqlite3.connect(path)
+        dump[path] = sorted(conn.execute("SELECT * FROM rule_texts").fetchall())
+        conn.close()
+    assert dump[one] == dump[three]
+    again = json.loads(run_cli("ingest", *files[:6], "--db", three, "--jobs", "3", "--json").stdout)
+    assert {row["status"] for row in again} == {"unchanged"}

@@ -27,6 +27,18 @@ def ingest(
     replace: Annotated[
         bool, typer.Option("--replace", help="Overwrite an edition stored with different text.")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            max=64,
+            help="Processes that decode and parse files while one stores them"
+            " (default: the cores available).",
+            show_default=False,
+        ),
+    ] = None,
     no_index: Annotated[
         bool,
         typer.Option("--no-index", help="Do not build the search index (the next search will)."),
@@ -44,7 +56,7 @@ def ingest(
         raise Exit("no .txt files found in " + ", ".join(str(path) for path in paths))
     database_path(db)
     kb = knowledge_base(db, quiet=json_out)
-    outcomes = kb.ingest_files(files, replace=replace, index=False)
+    outcomes = kb.ingest_files(files, replace=replace, index=False, jobs=jobs)
     index_error = None
     if not no_index and kb.path.exists():
         from rules_kb.errors import RulesKbError
