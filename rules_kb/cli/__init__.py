@@ -12,7 +12,7 @@ import sys
 import typer
 
 from rules_kb.cli.app import app
-from rules_kb.cli.commands import compare, ingest, lookup, refs, search, update
+from rules_kb.cli.commands import compare, ingest, lookup, refs, search, site, update  # noqa: F401
 
 __all__ = ["app", "compare", "ingest", "lookup", "main", "refs", "search", "update"]
 
