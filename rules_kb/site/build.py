@@ -201,10 +201,15 @@ class Generator:
             kb = self.kb
             memo: dict[str, tuple[Link, ...]] = {}
 
+            seconds = self.report.seconds
+            label = "references_in (API, within the page stages)"
+
             def found(text: str) -> tuple[Link, ...]:
                 links = memo.get(text)
                 if links is None:
+                    start = time.perf_counter()
                     links = memo[text] = kb.references_in(text, day, glossary=glossary)
+                    seconds[label] = seconds.get(label, 0.0) + time.perf_counter() - start
                 return links
 
             self.finders[key] = found

@@ -162,12 +162,11 @@ def _range_end(first: str, printed: str, targets: Sequence[Target]) -> Target | 
     return targets[keys.index(full, keys.index(first) + 1)]
 
 
-def _between(first: Target | str, end: Target, targets: Sequence[Target]) -> list[Target]:
+def _between(first: str, end: Target, targets: Sequence[Target]) -> list[Target]:
     """The targets of a range strictly between its two printed ends."""
     keys = [t.key for t in targets]
-    start = keys.index(first if isinstance(first, str) else first.key)
-    stop = keys.index(end.key)
-    return list(targets[start + 1 : stop])
+    start = keys.index(first)
+    return list(targets[start + 1 : keys.index(end.key, start + 1)])
 
 
 def _thru(first: str, keys: Sequence[str], places: dict[str, str]) -> Markup:

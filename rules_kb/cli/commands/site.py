@@ -16,6 +16,7 @@ def site(
         Path,
         typer.Argument(
             help="The folder to write (new, empty, or one an earlier `site` wrote).",
+            metavar="OUT",
             file_okay=False,
         ),
     ],
