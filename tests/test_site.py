@@ -459,7 +459,7 @@ def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
         context = browser.new_context(viewport={"width": 360, "height": 800})
         page = context.new_page()
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        page.goto(base + "index.html")
+        page.goto(base)
         assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
         context.set_offline(True)
@@ -469,6 +469,8 @@ def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
         page.locator("#q").press_sequentially("trampel", delay=20)
         page.locator('#hits[data-query="trampel"] a').first.wait_for()
         assert page.locator("#hits a b").first.inner_text() == "702.19"
+        page.goto(base)  # the folder is its index.html, offline too
+        assert page.locator("h1").first.inner_text() == "Comprehensive Rules"
         context.close()
     finally:
         server.shutdown()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules_kb.progress import Progress, silent
-from rules_kb.records import Contents, Link, RuleRecord
+from rules_kb.records import Contents, Link, Redirect, RuleRecord
 from rules_kb.site import folder, pages, searchindex
 from rules_kb.site import places as at
 from rules_kb.site.places import EditionPlaces
@@ -156,26 +156,14 @@ class Generator:
             chosen = chosen_editions(kb, wanted, dates, latest)
         sets = {r.edition: r.set.name for r in records if r.set is not None}
         self.site = pages.Site(latest, {}, sets=sets, base_url=self.base_url)
-        contents: dict[str, Contents] = {}
-        with self.stage("contents (API)"):
-            for day in chosen:
-                contents[day] = kb.contents(day)
-                self.site.built[day] = EditionPlaces.of(contents[day])
-        self.site.rule_pages = set(self.site.built[latest].places)
-        latest_contents = contents[latest]
+        self.report.editions = tuple(chosen)
+        latest_contents = self.load(latest)
         with self.stage("redirects (API)"):
             redirects = kb.redirects(latest)
-        self.site.old_numbers = {r.number for r in redirects}
-        self.site.rule_pages |= self.site.old_numbers
-        self.site.headings = {
-            r.number: r.text for r in latest_contents.rules() if searchindex.is_title(r.text)
-        }
-        self.report.editions = tuple(chosen)
+        self.known_rules(latest_contents, redirects)
         advance = self.progress("site: editions", len(chosen))
-        for day in chosen:
-            self.edition(contents[day])
-            if day != latest:
-                del contents[day]  # one edition at a time in memory
+        for day in chosen:  # one edition in memory at a time (and the latest)
+            self.edition(latest_contents if day == latest else self.load(day))
             advance(1, day)
         self.rules(latest_contents)
         self.redirects(redirects)
@@ -189,6 +177,22 @@ class Generator:
         with self.stage("search index"):
             self.search(latest_contents)
         self.static(latest_contents)
+
+    def load(self, day: str) -> Contents:
+        """One edition's records, and where each of them goes on the site."""
+        with self.stage("contents (API)"):
+            contents = self.kb.contents(day)
+            self.site.built[day] = EditionPlaces.of(contents)
+        return contents
+
+    def known_rules(self, latest: Contents, redirects: Sequence[Redirect]) -> None:
+        """Which numbers have a rule page: the latest edition's, and the old ones."""
+        self.site.rule_pages = set(self.site.built[latest.edition].places)
+        self.site.old_numbers = {r.number for r in redirects}
+        self.site.rule_pages |= self.site.old_numbers
+        self.site.headings = {
+            r.number: r.text for r in latest.rules() if searchindex.is_title(r.text)
+        }
 
     # edition pages -------------------------------------------------------------------
 
@@ -262,7 +266,7 @@ class Generator:
                     self.render("rule.html", context, "rule")
             advance(1, history.key)
 
-    def redirects(self, redirects: Sequence[Any]) -> None:
+    def redirects(self, redirects: Sequence[Redirect]) -> None:
         """A page for every old number the latest edition lacks, saying where it went."""
         with self.stage("redirect pages"):
             for redirect in redirects:
@@ -377,7 +381,6 @@ def offline_pages(contents: Contents) -> list[str]:
     day = contents.edition
     chapters = [c.number for s in contents.sections for c in s.children]
     shell = [
-        "./",
         at.HOME,
         at.EDITIONS,
         "static/site.css",

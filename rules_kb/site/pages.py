@@ -41,7 +41,9 @@ class Item:
     """A label and where it leads (None: not linked)."""
 
     label: str
+    """What the link says."""
     href: str | None = None
+    """Relative to the page; None when the site has no page for it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +51,21 @@ class RuleView:
     """One rule, subrule or example as a chapter or rule page shows it."""
 
     id: str
+    """Its fragment id: the number ("702.19b"; "-2" when the edition repeats it)."""
     number: str
+    """As printed."""
     kind: str
+    """section, chapter, rule or subrule."""
     heading: bool
+    """Whether the text is a title ("Trample") rather than a sentence."""
     text: Markup
+    """The text with its references linked."""
     examples: tuple[tuple[str, Markup], ...] = ()
+    """Each example's id and linked text."""
     cited_by: tuple[Item, ...] = ()
+    """The rules and glossary entries that cite it."""
     history: str | None = None
+    """A link to its own page, with its history."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +73,19 @@ class VersionView:
     """One version of a rule in its history."""
 
     first: str
+    """The first edition of the span."""
     last: str
+    """The last edition of the span."""
     key: Item
+    """The number it had then (linked when that number's page is about this rule)."""
     status: str
+    """added, changed, moved or moved_changed."""
     body: Markup
+    """The word diff against the older version (the text, for the first version)."""
     examples: tuple[Markup, ...] = ()
+    """Its examples then."""
     forms: int = 1
+    """How many typographic forms the span printed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +93,17 @@ class ChangeView:
     """One change on a diff page."""
 
     type: str
+    """added, removed, changed, moved or typography."""
     old: Item | None
+    """The old number or term, linked when that edition has pages."""
     new: Item | None
+    """The new number or term, likewise."""
     body: Markup
+    """The word diff."""
     examples: tuple[Markup, ...] = ()
+    """The word diff of each changed example."""
     reference_only: bool = False
+    """Only the cited numbers changed, as the rules moved."""
 
 
 @dataclass(slots=True)
@@ -88,12 +111,19 @@ class Site:
     """What every page shares: the latest edition, the built editions, the rule pages."""
 
     latest: str
+    """The latest edition."""
     built: dict[str, EditionPlaces]
+    """The editions with pages, and where their records are."""
     rule_pages: set[str] = field(default_factory=set)
+    """The numbers with a page under rule/."""
     old_numbers: set[str] = field(default_factory=set)
+    """Those of them the latest edition lacks (their page says where the rule went)."""
     headings: dict[str, str] = field(default_factory=dict)
+    """Number -> its title ("702.19" -> "Trample"), for the latest edition."""
     sets: dict[str, str] = field(default_factory=dict)
+    """Edition -> the name of its set."""
     base_url: str | None = None
+    """Where the site will be published, for canonical links."""
 
     def page(self, path: str, title: str, **context: Any) -> dict[str, Any]:
         """The context every template gets, plus the page's own."""

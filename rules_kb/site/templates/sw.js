@@ -22,9 +22,12 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  // A folder ("…/") is its index.html, which is what was stored.
+  const key = url.pathname.endsWith("/") ? new URL("index.html", url).href : request;
   event.respondWith(
-    caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((response) => {
+    caches.match(key, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((response) => {
       if (response.ok && response.type === "basic") {
         const copy = response.clone();
         caches.open(CACHE).then((cache) => cache.put(request, copy));
