@@ -7,10 +7,10 @@ import typer
 from rules_kb.cli.base import app
 
 # Importing the command modules registers their commands on the app.
-from rules_kb.cli.commands import compare, faces, ingest, lookup, refs, search, update
+from rules_kb.cli.commands import compare, faces, ingest, lookup, refs, search, site, update
 
 __all__ = ["HELP_PANELS", "app", "command_name", "compare", "faces", "ingest", "lookup", "refs"]
-__all__ += ["search", "update"]
+__all__ += ["search", "site", "update"]
 
 #: How `rules-kb --help` lists the commands: by what a user wants to do, in that order.
 HELP_PANELS = {

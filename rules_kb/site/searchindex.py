@@ -1,0 +1,150 @@
+"""The in-page search: a MiniSearch index of one edition, built here and loaded as is.
+
+The index is MiniSearch's own serialisation (`MiniSearch.loadJS`, format version 2),
+so the browser does no indexing. Terms are cut and folded exactly as `static/site.js`
+cuts and folds the query: keep the two in step (tests/test_site.py compares this
+index with one MiniSearch builds itself from the same documents).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Tokens: a rule number whole ("702.19b"), else runs of letters and digits.
+TOKEN = re.compile(r"[0-9]+(?:\.[0-9]+[a-z]*)?|[^\W_]+")
+#: Words too common to help ranking; the query drops them too (site.js STOP).
+STOP = frozenset(
+    ("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in",
+     "is", "it", "its", "of", "on", "or", "that", "the", "their", "them", "then", "there",
+     "these", "they", "this", "to", "was", "were", "when", "which", "while", "who", "will",
+     "with", "rule", "rules", "see")
+)  # fmt: skip
+#: The indexed fields: number (or term), heading, text.
+FIELDS = ("n", "h", "x")
+#: Stored with each document, for the result list: number or term, kind, url, preview.
+STORED = ("n", "k", "u", "t")
+#: Longest heading that counts as a title ("702.19 Trample"), not a sentence.
+TITLE_MAX = 60
+PREVIEW = 110
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One searchable thing: a rule, an example or a glossary entry."""
+
+    label: str
+    """What the result list shows first: the rule number, or the glossary term."""
+    kind: str
+    """"s" section, "c" chapter, "r" rule or subrule, "e" example, "g" glossary."""
+    url: str
+    """Where it is, relative to the site's root."""
+    heading: str
+    """A short title: the rule's heading, the glossary term; "" for others."""
+    text: str
+    """The words to search."""
+
+    @property
+    def number(self) -> str:
+        """The number field: a rule's number; "" for glossary entries (their term is the
+        heading, so that a rule's number outranks a word)."""
+        return "" if self.kind == "g" else self.label
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of a text, before folding (site.js tokenize)."""
+    return TOKEN.findall(text.lower())
+
+
+def fold(term: str) -> str | None:
+    """A token as the index keeps it: accents dropped; None for stop words
+    (site.js processTerm)."""
+    decomposed = unicodedata.normalize("NFD", term)
+    folded = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    return None if folded in STOP else folded
+
+
+def is_title(text: str) -> bool:
+    """Whether a rule's text is a heading ("Trample") rather than a sentence."""
+    return len(text) <= TITLE_MAX and not text.rstrip().endswith(".")
+
+
+def preview(text: str) -> str:
+    """The start of a text, cut at a word, for the result list."""
+    flat = " ".join(text.split())
+    if len(flat) <= PREVIEW:
+        return flat
+    return flat[:PREVIEW].rsplit(" ", 1)[0] + "…"
+
+
+def serialise(documents: Sequence[Document]) -> dict[str, Any]:
+    """The MiniSearch index of the documents, as `MiniSearch.toJSON()` would write it."""
+    postings: dict[str, dict[int, Counter[int]]] = {}
+    lengths: dict[str, list[int]] = {}
+    totals = [0] * len(FIELDS)
+    for doc_id, document in enumerate(documents):
+        values = (document.number, document.heading, document.text)
+        row = []
+        for field_id, value in enumerate(values):
+            cut = tokens(value)
+            row.append(len(set(cut)))
+            totals[field_id] += row[-1]
+            for token in cut:
+                term = fold(token)
+                if term:
+                    postings.setdefault(term, {}).setdefault(field_id, Counter())[doc_id] += 1
+        lengths[str(doc_id)] = row
+    count = len(documents)
+    return {
+        "documentCount": count,
+        "nextId": count,
+        "documentIds": {str(i): i for i in range(count)},
+        "fieldIds": {name: i for i, name in enumerate(FIELDS)},
+        "fieldLength": lengths,
+        "averageFieldLength": [total / count if count else 0 for total in totals],
+        "storedFields": {str(i): _stored(document) for i, document in enumerate(documents)},
+        "dirtCount": 0,
+        "index": [
+            [term, {str(f): {str(d): n for d, n in docs.items()} for f, docs in fields.items()}]
+            for term, fields in postings.items()
+        ],
+        "serializationVersion": 2,
+    }
+
+
+def _stored(document: Document) -> dict[str, str]:
+    return {
+        "n": document.label,
+        "k": document.kind,
+        "u": document.url,
+        "t": shown(document),
+    }
+
+
+def shown(document: Document) -> str:
+    """The line under the label: a rule's heading, else the start of its text."""
+    if document.heading and document.heading != document.label:
+        return document.heading
+    return preview(document.text)
+
+
+def script(index: dict[str, Any], edition: str) -> str:
+    """The index as a script that assigns a global (a <script> tag loads it from file://,
+    where fetching a JSON file is refused)."""
+    body = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
+    body = body.replace("</", "<\\/")
+    return f"window.RULES_KB_INDEX={body};window.RULES_KB_EDITION={json.dumps(edition)};\n"
+
+
+def documents_as_json(documents: Iterable[Document]) -> list[dict[str, str | int]]:
+    """The documents as MiniSearch's `addAll` takes them (for the test that compares)."""
+    return [
+        {"id": i, "n": d.number, "h": d.heading, "x": d.text, "k": d.kind, "u": d.url,
+         "t": shown(d)}
+        for i, d in enumerate(documents)
+    ]  # fmt: skip

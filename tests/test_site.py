@@ -1,0 +1,512 @@
+"""The web edition: `rules-kb site`, its links, its search index, and a real browser.
+
+One site is built per session from every shared edition (the latest and 2022-11-18);
+browser tests drive Debian's Chromium through Playwright and skip when either is
+missing. Screenshots go to $RULES_KB_SCREENSHOTS, else bench/out/screenshots/.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import zipfile
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+import rules_kb
+from rules_kb.site import folder, markup, searchindex
+from rules_kb.site.build import search_documents
+from rules_kb.site.places import EditionPlaces
+from tests.conftest import SHARED, ok_cli, run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+BRO = "2022-11-18"
+SHOTS = Path(os.environ.get("RULES_KB_SCREENSHOTS", ROOT / "bench" / "out" / "screenshots"))
+ATTRIBUTE = re.compile(r'\s(id|href|src)="([^"]*)"')
+
+
+@pytest.fixture(scope="session")
+def built(all_editions_db: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The site of every shared edition with pages for the latest and 2022-11-18."""
+    out = tmp_path_factory.mktemp("site") / "public"
+    result = ok_cli("site", out, "--editions", BRO, "--db", all_editions_db, "--json")
+    return {"out": out, "report": json.loads(result.stdout), "db": all_editions_db}
+
+
+@pytest.fixture(scope="session")
+def kb(all_editions_db: Path) -> Iterator[rules_kb.KnowledgeBase]:
+    with rules_kb.open(all_editions_db) as opened:
+        yield opened
+
+
+def read(out: Path, page: str) -> str:
+    return (out / page).read_text(encoding="utf-8")
+
+
+# what is written -------------------------------------------------------------------
+
+
+def test_the_site_has_every_page(built: dict[str, Any], kb: rules_kb.KnowledgeBase) -> None:
+    report, out = built["report"], built["out"]
+    latest = kb.edition("latest")
+    assert report["editions"] == [latest, BRO]
+    numbers = {record.number for record in kb.contents(latest).rules()}
+    assert report["pages"]["rule"] == len(numbers)
+    assert report["pages"]["redirect"] == len(kb.redirects(latest))
+    assert report["pages"]["diff"] == len(kb.dates()) - 1
+    assert (out / "rule" / "702.19b.html").is_file()
+    assert (out / f"e/{BRO}/702.html").is_file() and (out / f"e/{latest}/glossary.html").is_file()
+    assert (out / "diff" / "2009-05-01_2009-07-11.html").is_file()
+    assert (out / folder.MARK).is_file()
+    shipped = ["static/site.css", "static/site.js", "sw.js", "manifest.webmanifest",
+               "static/vendor/minisearch-7.2.0/LICENSE", "static/search-index.js"]  # fmt: skip
+    assert [name for name in shipped if not (out / name).is_file()] == []
+
+
+def test_every_link_and_anchor_resolves(built: dict[str, Any]) -> None:
+    out: Path = built["out"]
+    ids: dict[str, set[str]] = {}
+    links: list[tuple[str, str]] = []
+    for path in out.rglob("*.html"):
+        page = path.relative_to(out).as_posix()
+        found: set[str] = set()
+        for name, value in ATTRIBUTE.findall(path.read_text(encoding="utf-8")):
+            value = html.unescape(value)
+            if name == "id":
+                assert value not in found, f"{page}: id {value!r} twice"
+                found.add(value)
+            else:
+                links.append((page, value))
+        ids[page] = found
+    assert len(ids) > 5000
+    broken = []
+    for page, link in links:
+        parts = urlsplit(link)
+        assert not parts.scheme and not parts.netloc, f"{page} links outside: {link}"
+        target = page if not parts.path else _resolve(page, unquote(parts.path))
+        if target not in ids and not (out / target).is_file():
+            broken.append(f"{page} -> {link}")
+        elif parts.fragment and unquote(parts.fragment) not in ids.get(target, set()):
+            broken.append(f"{page} -> {link} (no such anchor)")
+    assert not broken, f"{len(broken)} broken, e.g. {broken[:5]}"
+
+
+def _resolve(page: str, relative: str) -> str:
+    parts = page.split("/")[:-1]
+    for piece in relative.split("/"):
+        if piece == "..":
+            parts.pop()
+        elif piece not in ("", "."):
+            parts.append(piece)
+    return "/".join(parts)
+
+
+def _rule_links(out: Path, contents: Any) -> dict[str, set[str]]:
+    """Number -> where the links in its text and examples lead, as numbers and terms."""
+    terms = {slug: term for term, slug in EditionPlaces.of(contents).terms.items()}
+    element = re.compile(r'<(p|h2) class="(?:r [a-z]+|ex)" id="([^"]+)">(.*?)</\1>', re.DOTALL)
+    found: dict[str, set[str]] = {}
+    for path in (out / "e" / contents.edition).glob("[0-9]*.html"):
+        for _, ident, body in element.findall(path.read_text(encoding="utf-8")):
+            number = re.sub(r"-e\d+$", "", ident)
+            number = re.sub(r"-\d+$", "", number)  # a number the edition prints twice
+            targets = found.setdefault(number, set())
+            for attributes in re.findall(r"<a ([^>]*)>", body):
+                if 'class="n"' in attributes or 'class="hl"' in attributes:
+                    continue
+                href = re.search(r'href="([^"]*)"', attributes)
+                assert href is not None
+                targets.add(_target_of(html.unescape(href[1]), terms))
+    return found
+
+
+def _target_of(href: str, terms: dict[str, str]) -> str:
+    path, _, fragment = href.partition("#")
+    name = path.rsplit("/", 1)[-1]
+    if name == "glossary.html":
+        return "glossary:" + terms[fragment]
+    if name == "index.html":
+        return fragment
+    return fragment or name.removesuffix(".html")
+
+
+def test_references_of_2022_link_exactly_where_refs_says(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    contents = kb.contents(BRO)
+    linked = _rule_links(built["out"], contents)
+    checked = 0
+    for record in contents.rules():
+        refs = kb.refs(record.number, BRO)
+        wanted = {
+            edge.key if edge.kind == "rule" else f"glossary:{edge.key}"
+            for edge in refs.cites
+            if edge.exists
+        }
+        assert linked.get(record.number, set()) == wanted, record.number
+        checked += bool(wanted)
+    assert checked > 500
+    assert {"603.7d", "603.7e", "603.7f"} <= linked["603.3a"]  # "see rules 603.7d–f"
+
+
+def test_cited_by_lists_what_refs_says(built: dict[str, Any], kb: rules_kb.KnowledgeBase) -> None:
+    page = read(built["out"], f"e/{BRO}/702.html")
+    block = page[page.index('id="702.19"') :]
+    block = block[: block.index('id="702.19a"')]
+    cited = set(re.findall(r'<a href="glossary\.html#([^"]+)">', block))
+    refs = kb.refs("702.19", BRO)
+    terms = EditionPlaces.of(kb.contents(BRO)).terms
+    assert cited == {terms[edge.key] for edge in refs.cited_by if edge.kind == "glossary"}
+    assert "Cited by" in block
+
+
+def test_glossary_see_links_each_term(built: dict[str, Any], kb: rules_kb.KnowledgeBase) -> None:
+    latest = kb.edition("latest")
+    text = read(built["out"], f"e/{latest}/glossary.html")
+    entries = EditionPlaces.of(kb.contents(latest)).terms
+    graph = kb.graph(latest)
+    for term in ("Active Player, Nonactive Player Order", "Trample"):
+        ident = entries[term]
+        dd = text[text.index(f'<dt id="{ident}">') :]
+        dd = dd[: dd.index("</dd>")]
+        for target in graph.successors(term):
+            kind = graph.nodes[target].get("kind")
+            where = f"glossary.html#{entries[target]}" if kind == "glossary" else f"#{target}"
+            assert where in dd, (term, target)
+
+
+def test_rule_page_shows_the_history(built: dict[str, Any]) -> None:
+    page = read(built["out"], "rule/702.19.html")
+    for number, span in (("702.19", "2013-07-13"), ("702.18", "2011-06-17"), ("502.9", "1999")):
+        assert number in page and span in page
+    assert 'href="502.9.html"' in page  # an old number leads to the page saying where it went
+    assert 'href="702.17.html"' not in page  # 702.17 is another rule today
+    subrule = read(built["out"], "rule/702.19b.html")
+    assert "<del>" in subrule and "<ins>" in subrule
+
+
+def test_old_numbers_say_where_the_rule_went(built: dict[str, Any]) -> None:
+    page = read(built["out"], "rule/502.9.html")
+    assert "now" in page and '<a href="702.19.html">702.19</a>' in page
+    assert "Trample" in page
+
+
+def test_diff_pages_show_moves_and_keep_typography_apart(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    page = read(built["out"], "diff/2013-05-01_2013-07-13.html")
+    assert 'id="moved"' in page or 'id="changed"' in page
+    assert "702.18" in page and "702.19" in page
+    overhaul = read(built["out"], "diff/2009-05-01_2009-07-11.html")
+    assert "<del>" in overhaul and "<ins>" in overhaul
+    editions = read(built["out"], "editions.html")
+    assert "The Brothers&#39; War (BRO)" in editions
+    before = kb.dates()[kb.dates().index(BRO) - 1]
+    assert f'href="diff/{before}_{BRO}.html"' in editions
+
+
+def test_pages_escape_the_text(tmp_path: Path) -> None:
+    assert markup.plain("a\x1b[31m<b>&") == "a\\x1b[31m&lt;b&gt;&amp;"
+    assert markup.plain("the _Magic_ game") == "the <i>Magic</i> game"
+    assert (
+        markup.words([("=", "a "), ("-", "<x>"), ("+", "y")])
+        == "a <del>&lt;x&gt;</del><ins>y</ins>"
+    )
+
+
+def test_slugs_are_unique_and_stable() -> None:
+    found = markup.slugs(["Kicker, Kicked", "Kicker Kicked", "Dandân", "Kicker, Kicked"])
+    assert found == {"Kicker, Kicked": "kicker-kicked", "Kicker Kicked": "kicker-kicked-2",
+                     "Dandân": "dandan"}  # fmt: skip
+
+
+def test_a_range_links_each_number(kb: rules_kb.KnowledgeBase) -> None:
+    text = "see rules 603.7d–f."
+    shown = markup.linked(text, kb.references_in(text, BRO), lambda t: f"#{t.key}")
+    assert shown == (
+        'see rules <a href="#603.7d">603.7d</a>–<a href="#603.7f">f</a>'
+        '<span class="thru">(<a href="#603.7e">e</a>)</span>.'
+    )
+
+
+# the output folder -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two editions: enough for a site with one diff."""
+    files = sorted(SHARED.glob("*.txt"))[-2:] if SHARED.is_dir() else []
+    if len(files) < 2:
+        pytest.skip("../shared/cr/editions is not there")
+    db = tmp_path_factory.mktemp("small") / "small.db"
+    ok_cli("ingest", *files, "--db", db, "--no-index")
+    return db
+
+
+def test_refuses_a_folder_it_did_not_write(small_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    result = run_cli("site", out, "--db", small_db)
+    assert result.exit_code == 1
+    assert "not written by rules-kb site" in result.stderr
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_failed_build_leaves_the_folder_as_it_was(
+    small_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    ok_cli("site", out, "--db", small_db)
+    before = sorted((p.relative_to(out).as_posix(), p.stat().st_mtime_ns) for p in out.rglob("*"))
+    from rules_kb.site import pages
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(pages, "diff_page", broken)
+    with rules_kb.open(small_db) as kb, pytest.raises(RuntimeError):
+        rules_kb.site.build(kb, out)
+    after = sorted((p.relative_to(out).as_posix(), p.stat().st_mtime_ns) for p in out.rglob("*"))
+    assert after == before
+    assert [p.name for p in tmp_path.iterdir()] == ["public"]  # no temporary folder left
+    monkeypatch.undo()
+    ok_cli("site", out, "--db", small_db)  # and it may be rebuilt
+
+
+def test_base_url_writes_canonical_links_and_a_sitemap(small_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    ok_cli("site", out, "--db", small_db, "--base-url", "https://rules.example/cr/")
+    assert '<link rel="canonical" href="https://rules.example/cr/rule/702.19.html">' in read(
+        out, "rule/702.19.html"
+    )
+    assert "<loc>https://rules.example/cr/editions.html</loc>" in read(out, "sitemap.xml")
+    assert run_cli("site", out, "--db", small_db, "--base-url", "rules.example").exit_code == 2
+
+
+def test_templates_and_static_files_ship_in_the_wheel(tmp_path: Path) -> None:
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path),
+         str(ROOT)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if build.returncode != 0:
+        pytest.skip(f"pip could not build a wheel here: {build.stderr.strip()[-300:]}")
+    names = set(zipfile.ZipFile(next(tmp_path.glob("rules_kb-*.whl"))).namelist())
+    package = ROOT / "rules_kb" / "site"
+    for shipped in [*package.glob("templates/*"), *package.glob("static/**/*")]:
+        if shipped.is_file():
+            assert f"rules_kb/site/{shipped.relative_to(package).as_posix()}" in names
+
+
+# the search index --------------------------------------------------------------------
+
+
+def test_search_index_tokens() -> None:
+    assert searchindex.tokens("See rule 702.19b, “Trample.”") == [
+        "see",
+        "rule",
+        "702.19b",
+        "trample",
+    ]
+    assert searchindex.fold("dandân") == "dandan"
+    assert searchindex.fold("the") is None
+
+
+# in a real browser -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run"],
+        )  # fmt: skip
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors
+
+
+def url(out: Path, page: str) -> str:
+    path, _, fragment = page.partition("#")
+    return (out / path).as_uri() + (f"#{fragment}" if fragment else "")
+
+
+def test_following_a_reference_lands_on_the_rule(built: dict[str, Any], page: Any) -> None:
+    out = built["out"]
+    page.goto(url(out, f"e/{BRO}/603.html"))
+    link = page.locator('[id="603.3a"] a[href="#603.7e"]')
+    link.click()
+    assert page.evaluate("location.hash") == "#603.7e"
+    assert page.evaluate("document.querySelector(':target').id") == "603.7e"
+    top = page.evaluate("document.getElementById('603.7e').getBoundingClientRect().top")
+    assert 0 <= top < 400
+    page.goto(url(out, f"e/{BRO}/702.html"))
+    away = page.locator('[id="702.119b"] a[href="601.html#601.2b"]')
+    away.click()
+    page.wait_for_url("**/601.html#601.2b")
+    assert page.evaluate("document.querySelector(':target').id") == "601.2b"
+
+
+def test_search_as_you_type_forgives_typos(built: dict[str, Any], page: Any) -> None:
+    out = built["out"]
+    page.goto(url(out, "e/" + built["report"]["editions"][0] + "/100.html"))
+    page.locator("#q").press_sequentially("trampel", delay=30)
+    first = page.locator('#hits[data-query="trampel"] a').first
+    first.wait_for()
+    assert first.locator("b").inner_text() == "702.19"
+    _shot(page, "search-360-light")
+    page.locator("#q").press("Enter")
+    page.wait_for_url("**/702.html#702.19")
+    page.locator("#q").fill("")
+    page.locator("#q").press_sequentially("702.19", delay=20)
+    page.locator('#hits[data-query="702.19"] a').first.wait_for()
+    labels = page.locator("#hits a b").all_inner_texts()
+    assert labels[:3] == ["702.19", "702.19a", "702.19b"]
+
+
+def test_rule_page_history_in_the_browser(built: dict[str, Any], page: Any) -> None:
+    page.goto(url(built["out"], "rule/702.19b.html"))
+    versions = page.locator(".hist > li")
+    assert versions.count() >= 3
+    assert page.locator(".hist del").count() + page.locator(".hist ins").count() > 0
+    _shot(page, "rule-702.19b-360-light", full=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_no_sideways_scrolling(
+    built: dict[str, Any], browser: Any, width: int, scheme: str
+) -> None:
+    out = built["out"]
+    latest = built["report"]["editions"][0]
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    for name in ("index.html", f"e/{latest}/702.html#702.19b", f"e/{latest}/glossary.html",
+                 "rule/702.19b.html", "rule/502.9.html", "diff/2009-05-01_2009-07-11.html",
+                 "editions.html", f"e/{BRO}/603.html"):  # fmt: skip
+        page.goto(url(out, name))
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, f"{name} is {wide} px wide at {width}"
+        if name.startswith(("e/", "rule/702")):
+            _shot(page, f"{name.replace('/', '_').replace('#', '_')}-{width}-{scheme}")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (background == "rgb(23, 24, 27)") == (scheme == "dark")
+    context.close()
+
+
+def test_no_layout_shift_and_large_tap_targets(built: dict[str, Any], page: Any) -> None:
+    page.goto(url(built["out"], "e/" + built["report"]["editions"][0] + "/702.html"))
+    page.wait_for_load_state("load")
+    shift = page.evaluate(
+        """() => new Promise(done => {
+            let total = 0;
+            new PerformanceObserver(list => {
+                for (const entry of list.getEntries()) total += entry.value;
+            }).observe({type: "layout-shift", buffered: true});
+            setTimeout(() => done(total), 300);
+        })"""
+    )
+    assert shift == 0
+    assert "@font-face" not in read(built["out"], "static/site.css")
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('.top a, .top input, .toc a, a.n')]
+            .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height < 40).length"""
+    )
+    assert small == 0
+
+
+def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
+    out = built["out"]
+    handler = partial(_Quiet, directory=str(out))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        context = browser.new_context(viewport={"width": 360, "height": 800})
+        page = context.new_page()
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        page.goto(base)
+        assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+        context.set_offline(True)
+        latest = built["report"]["editions"][0]
+        page.goto(base + f"e/{latest}/702.html#702.19b")
+        assert page.locator('[id="702.19b"]').count() == 1
+        page.locator("#q").press_sequentially("trampel", delay=20)
+        page.locator('#hits[data-query="trampel"] a').first.wait_for()
+        assert page.locator("#hits a b").first.inner_text() == "702.19"
+        page.goto(base)  # the folder is its index.html, offline too
+        assert page.locator("h1").first.inner_text() == "Comprehensive Rules"
+        context.close()
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+def test_our_index_is_the_one_minisearch_builds(built: dict[str, Any], page: Any) -> None:
+    """The index written in Python loads as is: MiniSearch's own `toJSON` of the same
+    documents, with site.js's tokenizer, is the same index."""
+    out = built["out"]
+    with rules_kb.open(built["db"]) as kb:
+        contents = kb.contents(BRO)
+    documents = list(search_documents(contents, EditionPlaces.of(contents)))
+    sample = documents[::7][:600]
+    page.goto(url(out, "editions.html"))
+    page.add_script_tag(path=str(out / "static/vendor/minisearch-7.2.0/minisearch.umd.js"))
+    theirs = page.evaluate(
+        """docs => {
+            const engine = new MiniSearch(window.RULES_KB_SEARCH_OPTIONS);
+            engine.addAll(docs);
+            return engine.toJSON();
+        }""",
+        searchindex.documents_as_json(sample),
+    )
+    ours = json.loads(json.dumps(searchindex.serialise(sample)))
+    for name in ("documentCount", "nextId", "documentIds", "fieldIds", "fieldLength"):
+        assert ours[name] == theirs[name], name
+    assert ours["averageFieldLength"] == pytest.approx(theirs["averageFieldLength"])
+    assert dict(ours["index"]) == dict(theirs["index"])
+
+
+def _shot(page: Any, name: str, *, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
