@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.models import glossary_names
@@ -137,6 +138,10 @@ _RENAMES: tuple[tuple[str, str], ...] = (
 )
 _RENAME_PATTERN = re.compile(r"\b(" + "|".join(re.escape(old) for old, _ in _RENAMES) + r")\b")
 _RENAME_TO = dict(_RENAMES)
+#: (key, text id) of an Item.
+_KEY_TEXT = itemgetter(0, 3)
+#: Every phrase renamed contains one of these.
+_RENAME_HINTS = ("play", "from the game", "end ")
 _NON_WORD = re.compile(r"[^\w#]+")
 
 
@@ -146,7 +151,8 @@ def normalise(text: str) -> str:
     the Magic 2010 renames applied, punctuation dropped, words single-spaced."""
     folded = fold(text).lower()
     folded = RULE_REFERENCE.sub("#", folded)
-    folded = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], folded)
+    if any(hint in folded for hint in _RENAME_HINTS):  # the renames are rare; the test cheap
+        folded = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], folded)
     return " ".join(_NON_WORD.sub(" ", folded).split())
 
 
@@ -200,16 +206,16 @@ class _Left:
 
 def _identical(old: Sequence[Item], new: Sequence[Item]) -> dict[int, int]:
     """Same key, same text: unchanged (the first occurrence wins for repeated keys)."""
-    where: dict[tuple[str, int], int] = {}
-    for j, item in enumerate(new):
-        where.setdefault((item.key, item.text_id), j)
-    pairs: dict[int, int] = {}
-    taken: set[int] = set()
-    for i, item in enumerate(old):
-        found = where.get((item.key, item.text_id))
-        if found is not None and found not in taken:
-            pairs[i] = found
-            taken.add(found)
+    # Built from the end, so that the first occurrence of a (key, text) is the one kept.
+    where = dict(zip(map(_KEY_TEXT, reversed(new)), range(len(new) - 1, -1, -1), strict=True))
+    found = map(where.get, map(_KEY_TEXT, old))
+    pairs = {i: j for i, j in enumerate(found) if j is not None}
+    if len(set(pairs.values())) < len(pairs):  # a repeated (key, text): one to one still
+        taken: set[int] = set()
+        for i, j in list(pairs.items()):
+            if j in taken:
+                del pairs[i]
+            taken.add(j)
     return pairs
 
 
@@ -386,23 +392,38 @@ def _assign(
 def _similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     """Similarity 0..1 of every old text to every new one.
 
-    The mean of the edit-distance ratio and the Dice coefficient of the word sets: the
-    first punishes rewording, the second forgives a rule that was split, merged or had
-    a sentence added. Short texts (headings, keyword names) use the ratio alone, where
-    word sets would call "Tap" and "Tap and Untap" much the same. Ratios under
-    `RATIO_CUTOFF` count as 0: no pair that weak is accepted on its wording, and
-    rapidfuzz skips most of the work for them.
+    The mean of the edit ratio and the Dice coefficient of the word sets: the first
+    punishes rewording, the second forgives a rule that was split, merged or had a
+    sentence added. The edit ratio of sentences is taken over their words (a rule has an
+    eighth as many words as characters, and rewording is a matter of words); short texts
+    (headings, keyword names) use the ratio of their characters alone, where word sets
+    would call "Tap" and "Tap and Untap" much the same. Ratios under `RATIO_CUTOFF`
+    count as 0: no pair that weak is accepted on its wording.
     """
     import numpy as np
     from rapidfuzz import fuzz, process
 
     ratio = process.cdist(
-        old, new, scorer=fuzz.ratio, dtype=np.float32, workers=-1, score_cutoff=RATIO_CUTOFF
-    )
+        [_word_ids(text, ordered=True) for text in old],
+        [_word_ids(text, ordered=True) for text in new],
+        scorer=fuzz.ratio, dtype=np.float32, workers=1, score_cutoff=RATIO_CUTOFF,
+    )  # fmt: skip
+    old_short = np.array([len(text) < SHORT for text in old])
+    new_short = np.array([len(text) < SHORT for text in new])
+    if old_short.any():
+        rows = np.flatnonzero(old_short)
+        ratio[rows, :] = process.cdist(
+            [old[i] for i in rows], new, scorer=fuzz.ratio, dtype=np.float32, workers=1,
+            score_cutoff=RATIO_CUTOFF,
+        )  # fmt: skip
+    if new_short.any():
+        cols = np.flatnonzero(new_short)
+        ratio[:, cols] = process.cdist(
+            old, [new[j] for j in cols], scorer=fuzz.ratio, dtype=np.float32, workers=1,
+            score_cutoff=RATIO_CUTOFF,
+        )  # fmt: skip
     ratio /= np.float32(100.0)
-    short = (np.array([len(text) for text in old])[:, None] < SHORT) | (
-        np.array([len(text) for text in new])[None, :] < SHORT
-    )
+    short = old_short[:, None] | new_short[None, :]
     result: NDArray[np.float32] = np.where(short, ratio, (ratio + _dice(old, new)) / 2)
     return result
 
@@ -412,9 +433,12 @@ RATIO_CUTOFF = 30
 _VOCABULARY: dict[str, int] = {}
 
 
-@lru_cache(maxsize=65536)
-def _word_ids(text: str) -> tuple[int, ...]:
-    """The distinct words of a normalised text as ids, sorted (cached: texts recur)."""
+@lru_cache(maxsize=131072)
+def _word_ids(text: str, *, ordered: bool = False) -> tuple[int, ...]:
+    """A normalised text's words as ids: all of them in order, or the distinct ones sorted
+    (cached: texts recur in every edition)."""
+    if ordered:
+        return tuple(_VOCABULARY.setdefault(w, len(_VOCABULARY)) for w in text.split())
     return tuple(sorted({_VOCABULARY.setdefault(w, len(_VOCABULARY)) for w in text.split()}))
 
 

@@ -81,10 +81,19 @@ def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
             [edition_id],
         ):
             examples.setdefault(rule_seq, []).append(text_id)
-    items = tuple(map(Item._make, conn.execute(_RECORDS[kind], [edition_id])))
+    rows = conn.execute(_RECORDS[kind], [edition_id]).fetchall()
+    return remembered_records(rows, {seq: tuple(ids) for seq, ids in examples.items()})
+
+
+def remembered_records(
+    rows: Sequence[tuple[str, str, str | None, int]], examples: Mapping[int, tuple[int, ...]]
+) -> Records:
+    """Records built from rows an ingest has just written: (number or term, kind, parent,
+    text id) in document order, and the example text ids by rule seq."""
+    items = tuple(map(Item._make, rows))
     counts = Counter((item.key, item.text_id) for item in items)
     unique = frozenset(pair for pair, count in counts.items() if count == 1)
-    return Records(items, {seq: tuple(ids) for seq, ids in examples.items()}, unique)
+    return Records(items, dict(examples), unique)
 
 
 def texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:

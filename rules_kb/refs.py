@@ -271,7 +271,13 @@ def _depth(number: str) -> int:
 
 
 def _term_index(terms: Iterable[str]) -> dict[str, str]:
-    """Every lower-cased name of every term ("kicker", "kicked", "kicker, kicked") to the term."""
+    """Every lower-cased name of every term ("kicker", "kicked", "kicker, kicked") to the term
+    (the glossary changes little from one edition to the next: the last few are kept)."""
+    return _term_index_of(tuple(terms))
+
+
+@lru_cache(maxsize=4)
+def _term_index_of(terms: tuple[str, ...]) -> dict[str, str]:
     index: dict[str, str] = {}
     for term in terms:
         bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
@@ -291,23 +297,26 @@ def resolve_each(
     sources: Iterable[Source], numbers: Iterable[str], terms: Iterable[str]
 ) -> Iterator[tuple[int, Reference]]:
     """Like `resolve`, with the index of the source each reference comes from."""
+    for index, kind, key, raw, start, end, target_kind, target, exists in rows(
+        sources, numbers, terms
+    ):
+        yield index, Reference(kind, key, raw, start, end, target_kind, target, exists)
+
+
+def rows(
+    sources: Iterable[Source], numbers: Iterable[str], terms: Iterable[str]
+) -> Iterator[tuple[int, SourceKind, str, str, int, int, TargetKind, str, bool]]:
+    """Every reference of the sources as a plain tuple: (source index, source kind, source
+    key, raw, start, end, target kind, target, exists) - what the store writes, without
+    an object per reference (an ingest meets 190,000 of them)."""
     resolver = Resolver(numbers, terms)
+    targets = resolver.targets
     for index, source in enumerate(sources):
-        for citation in find(source.text, source.kind == "glossary"):
-            for target, exists in resolver.targets(citation):
-                yield (
-                    index,
-                    Reference(
-                        source.kind,
-                        source.key,
-                        citation.raw,
-                        citation.start,
-                        citation.end,
-                        citation.kind,
-                        target,
-                        exists,
-                    ),
-                )
+        kind, key = source.kind, source.key
+        for citation in find(source.text, kind == "glossary"):
+            raw, start, end, target_kind = citation.raw, citation.start, citation.end, citation.kind
+            for target, exists in targets(citation):
+                yield index, kind, key, raw, start, end, target_kind, target, exists
 
 
 def edition_sources(edition: Edition) -> list[Source]:

@@ -353,7 +353,7 @@ def ingest(
             status = "replaced"
             _delete_edition(db, existing[0])
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
-        _insert_records(db, edition_id, edition)
+        _insert_records(db, edition_id, edition, digest)
         _insert_references(db, edition_id, _edition_sources(db, edition))
         lineage.link(db.conn, edition_id, _REMEMBERED.setdefault(db, {}))
         _bump_stamp(db)
@@ -478,9 +478,11 @@ def _insert_edition(
     return int(found[0])
 
 
-def _insert_records(db: Database, edition_id: int, edition: Edition) -> None:
+def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> None:
     """The edition's rows, inserted with plain executemany (sqlite-utils' per-row
-    conversion costs more than SQLite itself here; it keeps the schema and migrations)."""
+    conversion costs more than SQLite itself here; it keeps the schema and migrations).
+    The session remembers them as lineage records, so aligning this edition with its
+    neighbours does not read them back."""
     ids = _text_ids(
         db,
         [rule.text for rule in edition.rules]
@@ -521,6 +523,26 @@ def _insert_records(db: Database, edition_id: int, edition: Edition) -> None:
         "INSERT INTO unparsed (edition_id, line, text) VALUES (?, ?, ?)",
         ((edition_id, line, text) for line, text in edition.unparsed),
     )
+    examples_of: dict[int, tuple[int, ...]] = {}
+    for (rule_seq, _seq), text_id in zip(examples, rest, strict=False):
+        examples_of[rule_seq] = (*examples_of.get(rule_seq, ()), text_id)
+    remembered = _REMEMBERED.setdefault(db, {})
+    remembered[edition_id, "rule"] = (
+        digest,
+        lineage.remembered_records(
+            [(rule.number, rule.kind, rule.parent, text_id)
+             for rule, text_id in zip(edition.rules, rule_ids, strict=True)],
+            examples_of,
+        ),
+    )  # fmt: skip
+    remembered[edition_id, "glossary"] = (
+        digest,
+        lineage.remembered_records(
+            [(entry.term, "glossary", None, text_id)
+             for entry, text_id in zip(edition.glossary, glossary_ids, strict=True)],
+            {},
+        ),
+    )  # fmt: skip
 
 
 _Sources = tuple[list["Source"], list[int], list[str], list[str]]
@@ -566,17 +588,18 @@ def _stored_sources(db: Database, edition_id: int) -> _Sources:
 
 def _insert_references(db: Database, edition_id: int, found: _Sources) -> None:
     """Store an edition's references, resolved against that edition, as rows of `refs`."""
-    from rules_kb.refs import resolve_each
+    from rules_kb.refs import rows
 
     sources, text_ids, numbers, terms = found
-    rows = (
-        (edition_id, seq, text_ids[index], *ref.as_row())
-        for seq, (index, ref) in enumerate(resolve_each(sources, numbers, terms))
-    )
     db.conn.executemany(
         "INSERT INTO refs (edition_id, seq, text_id, source_kind, source_key, start, end,"
         " target_kind, target, resolved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
+        (
+            (edition_id, seq, text_ids[index], kind, key, start, end, target_kind, target, exists)
+            for seq, (index, kind, key, _raw, start, end, target_kind, target, exists) in enumerate(
+                rows(sources, numbers, terms)
+            )
+        ),
     )
 
 
