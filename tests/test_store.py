@@ -525,8 +525,8 @@ def test_repeated_text_within_one_edition_is_stored_once(db: Database, db_path: 
 def failing_after(original: Callable[..., None]) -> Callable[..., None]:
     """_insert_records that writes every row and then fails."""
 
-    def insert_then_fail(db: Database, edition_id: int, edition: Edition) -> None:
-        original(db, edition_id, edition)
+    def insert_then_fail(db: Database, edition_id: int, edition: Edition, *rest: str) -> None:
+        original(db, edition_id, edition, *rest)
         assert db.execute("SELECT COUNT(*) FROM rules WHERE edition_id = ?", [edition_id])
         raise RuntimeError("disk on fire")
 
@@ -607,8 +607,8 @@ def test_reader_during_an_ingest_sees_only_committed_editions(
     seen: list[list[str]] = []
     original = store._insert_records
 
-    def insert_and_look(database: Database, edition_id: int, edition: Edition) -> None:
-        original(database, edition_id, edition)
+    def insert_and_look(database: Database, edition_id: int, edition: Edition, *rest: str) -> None:
+        original(database, edition_id, edition, *rest)
         reader = Reader(db_path)
         try:
             seen.append([row.edition for row in reader.editions()])
