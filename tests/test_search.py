@@ -86,9 +86,8 @@ def test_index_sits_beside_the_database_with_its_stamp(full_db: Path, conn: Any)
 def test_each_distinct_text_is_indexed_once(index: Any, conn: sqlite3.Connection) -> None:
     rows = conn.execute("SELECT count(*) FROM rules").fetchone()[0]
     sources = core.document_sources(conn)
-    with index.searcher() as searcher:
-        documents = searcher.doc_count() - 1  # less the vocabulary
-    assert documents == len(sources)
+    documents = index.documents  # less the vocabulary
+    assert documents == len(sources) == index.reader.doc_count() - 1
     assert 15_000 < documents < 30_000 < rows  # not one row per edition
     trample = [key for key in sources if key.startswith("rule\x1f702.19\x1f")]
     assert trample and all(len(sources[key].editions) > 1 for key in trample)
@@ -113,8 +112,7 @@ def test_an_ingest_updates_the_index_incrementally(
         assert updated.action == "updated"
         assert 0 < updated.added < built.documents / 4  # only the new texts
         assert updated.changed > built.documents / 2  # unchanged texts: one more edition
-        with core.open_index(folder).searcher() as searcher:
-            assert searcher.doc_count() - 1 == len(core.document_sources(conn))
+        assert core.open_index(folder).documents == len(core.document_sources(conn))
     found = search_json(db, "trample")
     assert found["edition"] == LATEST and found["hits"]
 
@@ -167,7 +165,7 @@ def test_relevance_set(index: Any, conn: sqlite3.Connection) -> None:
     first, misses = 0, []
     for case in cases:
         day = edition_in_force(conn, case.get("edition", LATEST))
-        found = core.search(index, case["q"], core.Filters(edition=day), limit=3)
+        found = index.search(conn, case["q"], core.Filters(edition=day), limit=3)
         top = [hit.label for hit in found.hits]
         first += top[:1] == [case["expected"]]
         if case["expected"] not in top:
@@ -211,7 +209,7 @@ def test_a_copied_sentence_finds_its_rule_first(index: Any, conn: sqlite3.Connec
                 continue
             picked += 1
             sentence = rng.choice(sentences)
-            found = core.search(index, sentence, core.Filters(edition=edition), limit=1)
+            found = index.search(conn, sentence, core.Filters(edition=edition), limit=1)
             tried += 1
             if [hit.label for hit in found.hits] != [number]:
                 wrong.append((edition, number, sentence, [hit.label for hit in found.hits]))
