@@ -44,7 +44,7 @@ import time
 import zlib
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from heapq import nlargest
@@ -66,7 +66,6 @@ KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
 STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"
 FILTERS_FILE = "filters"
-VOCABULARY = "vocabulary"
 WRITER_MB = 256
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
@@ -139,9 +138,12 @@ class Document(NamedTuple):
     """The id of `text` in the database's texts table."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """One search result."""
+class Hit(NamedTuple):
+    """One search result.
+
+    Hit, Filters and Results are named tuples, frozen like the API's dataclass records:
+    defining three slotted dataclasses cost a cold search 4-9 ms, a sixth of its margin
+    over a cold rule lookup."""
 
     kind: Kind
     """rule, example or glossary."""
@@ -169,8 +171,7 @@ class Hit:
         return item
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(NamedTuple):
     """What a search is restricted to."""
 
     edition: str | None = None
@@ -182,8 +183,7 @@ class Filters:
     """A chapter, three digits (rules and examples only)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Results:
+class Results(NamedTuple):
     """The answer to one query."""
 
     query: str
@@ -441,12 +441,18 @@ def stems(text: str) -> list[str]:
     return _stems_of(_lowered(text))
 
 
-def _spans(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, index term) of every token the index holds, with its place in the text."""
+def _marks(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
+    """(start, end) of every token of the text whose index term is one of `terms`.
+
+    A stem keeps the first two letters of its word (Porter changes endings only), so the
+    tokens that cannot match are not stemmed at all."""
+    starts = {term[:2] for term in terms} if all(len(term) > 1 for term in terms) else None
+    marks = []
     for found in _TOKEN.finditer(text):
-        stem = _stem(found.group().lower())
-        if stem:
-            yield found.start(), found.end(), stem
+        lower = found.group().lower()
+        if (starts is None or lower[:2] in starts) and _stem(lower) in terms:
+            marks.append((found.start(), found.end()))
+    return marks
 
 
 def _has_phrase(tokens: Sequence[str], words: Sequence[str]) -> bool:
@@ -507,7 +513,8 @@ def _field_types() -> dict[str, type]:
 
 
 def schema() -> Any:
-    """The index schema: boosted number and term, stemmed text, plain words for spelling."""
+    """The index schema: boosted rule numbers and terms, stemmed text; what the filters
+    file needs of each document, stored to be read back after an update."""
     analysis, fields = _whoosh("analysis"), _whoosh("fields")
     stemmed = _field_types()["StemmedText"]
     numbers = analysis.RegexTokenizer(_NUMBER_PATTERN) | analysis.LowercaseFilter()
@@ -516,7 +523,6 @@ def schema() -> Any:
         number=fields.TEXT(analyzer=numbers, phrase=False, field_boost=FIELD_BOOSTS["number"]),
         term=stemmed(field_boost=FIELD_BOOSTS["term"]),
         text=stemmed(),
-        plain=fields.TEXT(analyzer=analysis.StandardAnalyzer(stoplist=None), phrase=False),
         tid=fields.STORED(),
         ed=fields.STORED(),
         names=fields.STORED(),
@@ -595,17 +601,18 @@ def _write(
     removed: Iterable[int],
     tick: Callable[[int], None],
     *,
-    fresh: bool,
     ordinals: dict[str, int],
+    words: Counter[str],
+    counted: Container[str] | None = None,
 ) -> list[_Row]:
-    """Delete documents (by number) and write documents and the vocabulary, in one commit:
-    readers never see half of it.
+    """Delete documents (by number) and add documents, in one commit: readers never see
+    half of it. Counts the words of the documents (of those whose keys are `counted`, if
+    given) into `words`.
 
-    Returns the rows of a fresh index (its document numbers are the order of adding);
-    after an update the caller reads them back, since a merge may renumber."""
+    Returns the rows of what was added, numbered in the order of adding (the numbers of a
+    fresh index; after an update the caller reads them back, since a merge may renumber)."""
     LockError = _whoosh("writing").LockError
 
-    words: Counter[str] = Counter() if fresh else _vocabulary(ix)
     try:
         # Separate files, not one compound file: whoosh copies every part of a compound
         # segment into memory when it opens it, which a cold search would pay for.
@@ -623,12 +630,12 @@ def _write(
             writer.add_document(**values)
             names = values.get("names", "")
             rows.append(_Row(count - 1, document.key, values["ed"], document.text_id, names))
-            words.update(tokens)
-            if document.kind == "glossary":
-                words.update(_lowered(document.label))
+            if counted is None or document.key in counted:
+                words.update(tokens)
+                if document.kind == "glossary":
+                    words.update(_lowered(document.label))
             if count % 500 == 0:
                 tick(500)
-        writer.add_document(key=VOCABULARY, plain=_vocabulary_text(words))
     except BaseException:
         writer.cancel()
         raise
@@ -636,30 +643,8 @@ def _write(
     return rows
 
 
-def _vocabulary(ix: Index) -> Counter[str]:
-    """The words the index knows with their (approximate) counts, for spelling suggestions."""
-    with ix.reader() as reader:
-        return Counter(
-            {
-                word.decode() if isinstance(word, bytes) else str(word): 2 ** int(info.weight() - 1)
-                for word, info in reader.iter_field("plain")
-            }
-        )
-
-
-def _vocabulary_text(words: Counter[str]) -> str:
-    """One document of every unstemmed word, repeated 1 + log2(count) times.
-
-    Spelling needs only a lexicon with frequencies to rank suggestions: one document
-    instead of a plain copy of every text keeps a third of the postings out of the index.
-    """
-    return " ".join(
-        " ".join([word] * count.bit_length()) for word, count in words.items() if word.isalpha()
-    )
-
-
-def _stored_rows(reader: Reader, *, vocabulary: bool = False) -> list[_Row]:
-    """Every live document's row, read back from the index (the vocabulary's too if asked)."""
+def _stored_rows(reader: Reader) -> list[_Row]:
+    """Every live document's row, read back from the index."""
     return [
         _Row(
             docnum,
@@ -669,7 +654,6 @@ def _stored_rows(reader: Reader, *, vocabulary: bool = False) -> list[_Row]:
             str(stored.get("names", "")),
         )
         for docnum, stored in reader.iter_docs()
-        if vocabulary or stored.get("key") != VOCABULARY
     ]
 
 
@@ -719,9 +703,18 @@ def _records(rows: list[_Row], doccount: int) -> tuple[bytes, array[int]]:
 
 
 def _write_filters(
-    folder: Path, generation: int, doccount: int, dates: Sequence[str], rows: list[_Row]
+    folder: Path,
+    generation: int,
+    doccount: int,
+    dates: Sequence[str],
+    rows: list[_Row],
+    lexicon: tuple[Counter[str], Iterable[str]],
 ) -> None:
-    """Write filters.<generation> (atomically) and drop those older than the one before it."""
+    """Write filters.<generation> (atomically) and drop those older than the one before it.
+
+    `lexicon`: the words of the texts with their counts (spelling suggestions pick the
+    most frequent near word) and the index terms of the text field (for fuzzy~ terms)."""
+    words, terms = lexicon
     blobs: list[bytes] = []
     offsets: dict[str, list[int]] = {}
     position = 0
@@ -729,6 +722,9 @@ def _write_filters(
     records, starts = _records(rows, doccount)
     packed["#records"] = records
     packed["#offsets"] = starts.tobytes()
+    spelled = "\n".join(f"{word} {n}" for word, n in sorted(words.items()) if word.isalpha())
+    packed["#words"] = zlib.compress(spelled.encode(), 6)
+    packed["#terms"] = zlib.compress("\n".join(sorted(terms)).encode(), 6)
     for name, blob in packed.items():
         offsets[name] = [position, len(blob)]
         blobs.append(blob)
@@ -763,45 +759,84 @@ class _Record:
 
 
 class _Filters:
-    """The filters file of one index generation, decoded on demand."""
+    """The filters file of one index generation, mapped into memory and decoded on demand
+    (a search reads a few of its pieces: one edition's documents, ten records)."""
 
-    __slots__ = ("blobs", "dates", "offsets", "records", "sets")
+    __slots__ = ("_terms", "_words", "blobs", "data", "dates", "offsets", "records", "sets")
 
     def __init__(
         self,
         dates: tuple[str, ...],
-        blobs: dict[str, bytes],
-        records: bytes,
-        offsets: array[int],
+        data: Any,
+        blobs: dict[str, tuple[int, int]],
         sets: dict[str, frozenset[int]] | None = None,
     ) -> None:
-        self.dates, self.blobs, self.records, self.offsets = dates, blobs, records, offsets
+        """`data`: bytes or a memory map; `blobs`: where each piece of it starts, and its size."""
+        self.dates, self.data, self.blobs = dates, data, blobs
         self.sets = sets or {}
+        self.offsets = array("I")
+        self.offsets.frombytes(self._blob("#offsets"))
+        self.records = blobs.get("#records", (0, 0))[0]
+        self._words: dict[str, int] | None = None
+        self._terms: list[str] | None = None
+
+    def close(self) -> None:
+        if hasattr(self.data, "close"):
+            self.data.close()
+
+    def _blob(self, name: str) -> bytes:
+        start, size = self.blobs.get(name, (0, 0))
+        return bytes(self.data[start : start + size])
+
+    def _text(self, name: str) -> list[str]:
+        blob = self._blob(name)
+        return zlib.decompress(blob).decode().split("\n") if blob else []
+
+    def words(self) -> dict[str, int]:
+        """The words of the texts and how often they occur."""
+        if self._words is None:
+            pairs = (line.rpartition(" ") for line in self._text("#words") if line)
+            self._words = {word: int(count) for word, _, count in pairs}
+        return self._words
+
+    def terms(self) -> list[str]:
+        """The text field's index terms, sorted."""
+        if self._terms is None:
+            self._terms = self._text("#terms")
+        return self._terms
 
     def docs(self, name: str) -> frozenset[int]:
         """The documents of one edition ("e:2026-08-07"), kind, section, chapter or "all"."""
         found = self.sets.get(name)
         if found is None:
-            blob = self.blobs.get(name)
+            blob = self._blob(name)
             found = self.sets[name] = frozenset(_unpack(blob) if blob else ())
         return found
 
-    def record(self, docnum: int) -> _Record:
+    def _record(self, docnum: int) -> bytes:
         start, end = self.offsets[docnum], self.offsets[docnum + 1]
-        kind, label, mask, text_id, names = self.records[start:end].decode().split("\x1f")
+        return bytes(self.data[self.records + start : self.records + end])
+
+    def record(self, docnum: int) -> _Record:
+        kind, label, mask, text_id, names = self._record(docnum).decode().split("\x1f")
         return _Record(_as_kind(kind), label, int(mask, 16), int(text_id), names)
 
     def text_id(self, docnum: int) -> int:
-        start, end = self.offsets[docnum], self.offsets[docnum + 1]
-        return int(self.records[start:end].split(b"\x1f", 4)[3])
+        return int(self._record(docnum).split(b"\x1f", 4)[3])
 
 
 def _read_filters(folder: Path, reader: Reader) -> _Filters | None:
     """The filters file for the reader's generation, or None if it is missing or foreign."""
+    import mmap
+
     try:
-        data = (folder / f"{FILTERS_FILE}.{reader.generation()}").read_bytes()
-        if not data.startswith(_FILTERS_MAGIC):
-            return None
+        with (folder / f"{FILTERS_FILE}.{reader.generation()}").open("rb") as file:
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    try:
+        if data[: len(_FILTERS_MAGIC)] != _FILTERS_MAGIC:
+            raise ValueError("not a filters file")
         start = len(_FILTERS_MAGIC) + 4
         size = int.from_bytes(data[start - 4 : start], "big")
         first, dates, *names = data[start : start + size].decode().split("\n")
@@ -811,16 +846,15 @@ def _read_filters(folder: Path, reader: Reader) -> _Filters | None:
             or int(itemsize) != array("I").itemsize
             or byteorder != sys.byteorder
         ):
-            return None
+            raise ValueError("made for another index")
         base = start + size
         blobs = {}
         for line in names:
             name, offset, length = line.split(" ")
-            blobs[name] = data[base + int(offset) : base + int(offset) + int(length)]
-        offsets = array("I")
-        offsets.frombytes(blobs.pop("#offsets"))
-        return _Filters(tuple(dates.split()), blobs, blobs.pop("#records"), offsets)
-    except (OSError, ValueError, KeyError):
+            blobs[name] = (base + int(offset), int(length))
+        return _Filters(tuple(dates.split()), data, blobs)
+    except (ValueError, KeyError):
+        data.close()
         return None
 
 
@@ -830,7 +864,9 @@ def _filters_from_index(folder: Path, reader: Reader) -> _Filters:
     rows = _stored_rows(reader)
     records, offsets = _records(rows, reader.doc_count_all())
     sets = {name: frozenset(numbers) for name, numbers in _sets_of(rows, dates).items()}
-    return _Filters(tuple(dates), {}, records, offsets, sets)
+    data = offsets.tobytes() + records
+    blobs = {"#offsets": (0, len(offsets.tobytes())), "#records": (len(offsets.tobytes()), 0)}
+    return _Filters(tuple(dates), data, blobs, sets)
 
 
 def _index_dates(folder: Path) -> list[str]:
@@ -882,9 +918,11 @@ def build(
         try:
             ix = index.create_in(str(staging), schema())
             ordinals = {day: i for i, day in enumerate(dates)}
-            rows = _write(ix, documents(conn, wanted), (), tick, fresh=True, ordinals=ordinals)
-            generation = ix.latest_generation()
-            _write_filters(staging, generation, len(rows) + 1, dates, rows)
+            words: Counter[str] = Counter()
+            rows = _write(ix, documents(conn, wanted), (), tick, ordinals=ordinals, words=words)
+            with ix.reader() as reader:
+                lexicon = (words, map(_text, reader.lexicon("text")))
+                _write_filters(staging, reader.generation(), len(rows), dates, rows, lexicon)
             _write_stamp(staging, stamp, conn)
             _swap(staging, folder)
         except BaseException:
@@ -995,27 +1033,34 @@ def update(
         _field_types()  # the schema names rules-kb's field types
         ix = index.open_dir(str(folder))
         with ix.reader() as reader:
-            held = _stored_rows(reader, vocabulary=True)
+            held = _stored_rows(reader)
+            before = _read_filters(folder, reader)
+        if before is None:  # no word counts to add to: start again
+            return build(conn, folder, progress=progress, sources=wanted)
         have = {row.key: tuple(dates[bit] for bit in _bits(row.mask)) for row in held}
         changed = {key: src for key, src in wanted.items() if have.get(key) != src.editions}
-        removed = [key for key in have if key not in wanted and key != VOCABULARY]
+        removed = [key for key in have if key not in wanted]
         if len(changed) + len(removed) > REBUILD_SHARE * max(len(wanted), 1):
             return build(conn, folder, progress=progress, sources=wanted)
         tick = progress(len(changed), 0) if progress else (lambda _n: None)
         (folder / STAMP_FILE).unlink(missing_ok=True)
         ordinals = {day: i for i, day in enumerate(dates)}
-        gone = set(removed) | set(changed) | {VOCABULARY}
+        gone = set(removed) | set(changed)
         numbers = [row.docnum for row in held if row.key in gone]
-        _write(ix, documents(conn, changed), numbers, tick, fresh=False, ordinals=ordinals)
+        words = Counter(before.words())
+        new = {key for key in changed if key not in have}  # a re-listed text's words count once
+        docs = documents(conn, changed)
+        _write(ix, docs, numbers, tick, ordinals=ordinals, words=words, counted=new)
         with ix.reader() as reader:
             rows = _stored_rows(reader)
-            _write_filters(folder, reader.generation(), reader.doc_count_all(), dates, rows)
+            lexicon = (words, map(_text, reader.lexicon("text")))
+            generation, count = reader.generation(), reader.doc_count_all()
+            _write_filters(folder, generation, count, dates, rows, lexicon)
         _write_stamp(folder, stamp, conn)
-    added = sum(1 for key in changed if key not in have)
     return UpdateReport(
         "updated",
-        added=added,
-        changed=len(changed) - added,
+        added=len(new),
+        changed=len(changed) - len(new),
         removed=len(removed),
         documents=len(wanted),
         seconds=time.perf_counter() - start,
@@ -1096,6 +1141,7 @@ class Engine:
     def close(self) -> None:
         """Release the index files."""
         self.reader.close()
+        self.filters.close()
 
     @property
     def documents(self) -> int:
@@ -1279,19 +1325,20 @@ _ENGINES_LOCK = threading.Lock()
 
 
 def engine(folder: Path) -> Engine:
-    """The process's engine for an index folder, reopened when the folder has changed."""
+    """The process's engine for an index folder, reopened when the folder has changed.
+
+    An engine dropped from the cache is not closed: whoever still holds it may finish its
+    search (on the old files); its files close when it is garbage."""
     identity = _identity(folder)
     with _ENGINES_LOCK:
         found = _ENGINES.get(folder)
         if found is not None and found.identity == identity:
             _ENGINES.move_to_end(folder)
             return found
-        if found is not None:
-            del _ENGINES[folder]
-            found.close()
         found = _ENGINES[folder] = Engine(folder)
+        _ENGINES.move_to_end(folder)
         while len(_ENGINES) > MAX_ENGINES:
-            _ENGINES.popitem(last=False)[1].close()
+            _ENGINES.popitem(last=False)
         return found
 
 
@@ -1469,14 +1516,19 @@ class _Coordinated(_Node):
     def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
         share = dict.fromkeys(docs, 0.0)
         self.child.score(run, docs, share)
-        leaves = [leaf.postings(run).docs for leaf in self.child.leaves()]
-        leaves = [docs_ for docs_ in leaves if docs_]
-        count = len(leaves)
+        # the term matchers of the tree (each as often as it occurs), by the documents they hold
+        held: dict[int, tuple[frozenset[int], int]] = {}
+        for leaf in self.child.leaves():
+            found = leaf.postings(run).docs
+            if found:
+                key = id(found)
+                held[key] = (found, held[key][1] + 1 if key in held else 1)
+        count = sum(times for _found, times in held.values())
         for docnum, value in share.items():
             if count <= 1:
                 out[docnum] += value
                 continue
-            matching = sum(1 for docs_ in leaves if docnum in docs_)
+            matching = sum(times for found, times in held.values() if docnum in found)
             bonus = (matching - 1) / (count - self.scale) ** 2
             out[docnum] += (value + bonus) * ((count - 1) / count)
 
@@ -1515,7 +1567,30 @@ class _AndMaybe(_Node):
         return self.required.leaves()
 
 
-_NOTHING = _Or([])
+class _Repeated(_Node):
+    """A part of the query written more than once: it scores that many times."""
+
+    def __init__(self, child: _Node, times: int) -> None:
+        self.child, self.times = child, times
+
+    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
+        return self.child.match(run, within)
+
+    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
+        share = dict.fromkeys(docs, 0.0)
+        self.child.score(run, docs, share)
+        for docnum, value in share.items():
+            out[docnum] += value * self.times
+
+    def size(self, run: _Run) -> int:
+        return self.child.size(run)
+
+    def terms(self) -> Iterator[tuple[str, str]]:
+        return self.child.terms()
+
+    def leaves(self) -> Iterator[_Term]:
+        for _ in range(self.times):
+            yield from self.child.leaves()
 
 
 def normalise_query(text: str) -> str:
@@ -1583,17 +1658,23 @@ class _Parser:
         return None
 
     def _or(self) -> _Node | None:
-        options = [self._and()]
+        options = [self._spanned(self._and)]
         while self._operator() == "OR":
             self.at += 1
-            options.append(self._and())
-        kept = [node for node in options if node is not None]
+            options.append(self._spanned(self._and))
+        kept = _merged(options)
         if len(kept) <= 1:
             return kept[0] if kept else None
         return _Or(kept)
 
+    def _spanned(self, part: Callable[[], _Node | None]) -> tuple[tuple[Any, ...], _Node | None]:
+        """A part of the query and the tokens it was made of (equal tokens, equal nodes)."""
+        start = self.at
+        node = part()
+        return tuple(self.tokens[start : self.at]), node
+
     def _and(self) -> _Node | None:
-        required: list[_Node | None] = []
+        required: list[tuple[tuple[Any, ...], _Node | None]] = []
         excluded: list[_Node] = []
         bonus: list[_Node] = []
         while (token := self._peek()) is not None and token[0] != "close":
@@ -1609,8 +1690,8 @@ class _Parser:
                 if operand is not None:
                     (bonus if operator == "ANDMAYBE" else excluded).append(operand)
                 continue
-            required.append(self._unary())
-        kept = [node for node in required if node is not None]
+            required.append(self._spanned(self._unary))
+        kept = _merged(required)
         if self.any_word and not excluded and not bonus and len(kept) > 1:
             return _Coordinated(_Or(kept))
         if not kept and not excluded:
@@ -1645,6 +1726,18 @@ class _Parser:
         if kind == "phrase":
             return _quoted(value)
         return _word(self.engine, value)
+
+
+def _merged(parts: list[tuple[tuple[Any, ...], _Node | None]]) -> list[_Node]:
+    """The nodes, each once: a part written k times counts k times, as it did in whoosh,
+    but is matched and scored once ("damage damage damage" x 50 must stay cheap)."""
+    counts = Counter(key for key, node in parts if node is not None)
+    kept: list[_Node] = []
+    for key, node in parts:
+        times = counts.pop(key, 0)
+        if node is not None and times:
+            kept.append(node if times == 1 else _Repeated(node, times))
+    return kept
 
 
 def _all(nodes: Sequence[_Node | None]) -> _Node | None:
@@ -1698,13 +1791,13 @@ def _fuzzy(owner: Engine, word: str, found: re.Match[str]) -> _Node | None:
             f"{word!r} asks for {edits} edits; fuzzy matching allows at most"
             f" {MAX_FUZZY_EDITS} (write word~ or word~2)"
         )
-    prefix = min(int(found.group("prefix") or 1), 64)
-    reader = owner.reader
+    prefix = int(found.group("prefix") or 1)
+    terms = owner.filters.terms()
     parts: list[_Node] = []
     for stem in stems(found.group("word")):
-        near = {_text(known) for known in reader.terms_within("text", stem, edits, prefix=prefix)}
-        if (("text", stem) in reader) or not near:
-            near.add(stem)
+        start = stem[:prefix]
+        choices = [term for term in terms if term.startswith(start)] if start else terms
+        near = set(_within(stem, choices, edits)) | {stem}
         parts.append(_Or([_Term("text", known, 1.0) for known in sorted(near)]))
     return _all(parts)
 
@@ -1720,13 +1813,15 @@ def _pattern(owner: Engine, word: str) -> _Node:
     prefix_only = lower.endswith("*") and not _SYNTAX.search(lower[:-1])
     options: list[_Node] = []
     for name, boost in FIELD_BOOSTS.items():
+        if name == "number" and not re.search(r"\d", word):
+            continue  # every rule number has digits
         if prefix_only:
             starts = {lower[:-1]}
             if name != "number":
                 starts |= set(stems(lower[:-1]))
             found = {_text(t) for start in starts for t in owner.reader.expand_prefix(name, start)}
         else:
-            found = _wildcard_terms(owner.reader, name, lower)
+            found = _wildcard_terms(owner, name, lower)
         if len(found) > MAX_EXPANSIONS:
             raise BadSearchQuery(
                 f"{word!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
@@ -1735,12 +1830,16 @@ def _pattern(owner: Engine, word: str) -> _Node:
     return _Or(options)
 
 
-def _wildcard_terms(reader: Reader, name: str, pattern: str) -> set[str]:
+def _wildcard_terms(owner: Engine, name: str, pattern: str) -> set[str]:
     literal = re.split(r"[*?]", pattern, maxsplit=1)[0]
     parts = {"*": ".*", "?": "."}
     regex = re.compile("".join(parts.get(char) or re.escape(char) for char in pattern))
-    terms = reader.expand_prefix(name, literal) if literal else reader.lexicon(name)
-    return {text for text in map(_text, terms) if regex.fullmatch(text)}
+    if name == "text":  # the largest lexicon is in memory
+        terms: Iterable[str] = (t for t in owner.filters.terms() if t.startswith(literal))
+    else:
+        reader = owner.reader
+        terms = map(_text, reader.expand_prefix(name, literal) if literal else reader.lexicon(name))
+    return {text for text in terms if regex.fullmatch(text)}
 
 
 def _text(term: str | bytes) -> str:
@@ -1748,10 +1847,9 @@ def _text(term: str | bytes) -> str:
 
 
 def suggest(owner: Engine, text: str) -> str | None:
-    """The query with unknown words replaced by the nearest indexed words, or None.
+    """The query with unknown words replaced by the nearest known words, or None.
 
     At most MAX_CORRECTIONS words are looked up: a query of unknown words stays fast."""
-    reader = owner.reader
     changed = False
     budget = MAX_CORRECTIONS
 
@@ -1762,12 +1860,10 @@ def suggest(owner: Engine, text: str) -> str | None:
         if word in _OPERATORS or len(word) < 3 or syntax:
             return word
         lower = word.lower()
-        if reader.doc_frequency("plain", lower) > 0 or _known_stem(owner, lower):
-            return word
-        if budget <= 0:
+        if _known(owner, lower) or budget <= 0:
             return word
         budget -= 1
-        found = _nearest(reader, lower)
+        found = _nearest(owner.filters.words(), lower)
         if found is None:
             return word
         changed = True
@@ -1777,20 +1873,34 @@ def suggest(owner: Engine, text: str) -> str | None:
     return corrected if changed else None
 
 
-def _nearest(reader: Reader, word: str) -> str | None:
-    """The most frequent known word at the smallest edit distance (1, else 2)."""
-    for distance in (1, 2):
-        found = [_text(t) for t in reader.terms_within("plain", word, distance)]
-        found = [known for known in found if known != word]
-        if found:
-            return min(found, key=lambda known: (-reader.frequency("plain", known), known))
-    return None
-
-
-def _known_stem(owner: Engine, word: str) -> bool:
-    """Whether the word's stem is indexed ("tramples" is no misspelling of "trample")."""
+def _known(owner: Engine, word: str) -> bool:
+    """Whether a word is no misspelling: a stop word, a word whose stems are indexed
+    ("tramples"), or a word of the texts."""
+    if _stem(word) == "":
+        return True
     words = stems(word)
-    return bool(words) and all(owner.reader.doc_frequency("text", stem) > 0 for stem in words)
+    if words and all(owner.reader.doc_frequency("text", stem) > 0 for stem in words):
+        return True
+    return word in owner.filters.words()
+
+
+def _nearest(words: dict[str, int], word: str) -> str | None:
+    """The most frequent known word at the smallest edit distance (1, else 2)."""
+    found = _within(word, words.keys(), MAX_FUZZY_EDITS)
+    if not found:
+        return None
+    return min(found, key=lambda known: (found[known], -words[known], known))
+
+
+def _within(word: str, choices: Iterable[str], edits: int) -> dict[str, int]:
+    """The choices within `edits` (Levenshtein) of `word`, with their distances: rapidfuzz
+    over a list in memory, where whoosh's automaton over the term file took 20-160 ms."""
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import extract
+
+    distance: Any = Levenshtein.distance  # its stub's overloads do not match extract's
+    found = extract(word, choices, scorer=distance, score_cutoff=edits, limit=None)
+    return {str(choice): int(distance) for choice, distance, _at in found if choice != word}
 
 
 def _without_question_words(text: str) -> str | None:
@@ -1815,7 +1925,7 @@ def highlight(text: str, terms: frozenset[str]) -> str:
     A fragment is a quotation: an exact piece of the text that starts and ends where a
     word does (on white space, so "[this object’s]" stays whole); " … " stands between
     fragments, and at either end, only where text was left out."""
-    marks = [(start, end) for start, end, stem in _spans(text) if stem in terms]
+    marks = _marks(text, terms)
     if len(text) <= WHOLE_TEXT:
         return _marked(text, 0, len(text), marks)
     windows = _windows(text, marks)
