@@ -66,6 +66,9 @@ KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
 STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"
 FILTERS_FILE = "filters"
+FORMAT_FILE = "format"
+#: 2: no positions, no stored text, editions as masks, the filters file (rules-kb 0.2).
+INDEX_FORMAT = "2"
 WRITER_MB = 256
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
@@ -889,8 +892,17 @@ def _stamp_of(folder: Path) -> str | None:
 
 
 def is_fresh(conn: sqlite3.Connection, folder: Path) -> bool:
-    """Whether the index folder was built from exactly this database content."""
-    return _stamp_of(folder) == content_stamp(conn)
+    """Whether the index folder was built from exactly this database content, in the
+    format this rules-kb writes."""
+    return _stamp_of(folder) == content_stamp(conn) and _current_format(folder)
+
+
+def _current_format(folder: Path) -> bool:
+    """Whether the index is in INDEX_FORMAT (one made by an older rules-kb is rebuilt)."""
+    try:
+        return (folder / FORMAT_FILE).read_text(encoding="utf-8").strip() == INDEX_FORMAT
+    except OSError:
+        return False
 
 
 def build(
@@ -998,6 +1010,7 @@ def _write_stamp(folder: Path, stamp: str, conn: sqlite3.Connection) -> None:
     """Record what the index was built from: written last, so a crash leaves it stale."""
     lines = "\n".join(sorted(_editions_digest(conn)))
     (folder / EDITIONS_FILE).write_text(lines + "\n", encoding="utf-8")
+    (folder / FORMAT_FILE).write_text(INDEX_FORMAT + "\n", encoding="utf-8")
     (folder / STAMP_FILE).write_text(stamp + "\n", encoding="utf-8")
 
 
@@ -1080,7 +1093,7 @@ def ensure_index(
         with reading(conn):
             if is_fresh(conn, folder) and _has_index(folder):
                 return UpdateReport("fresh")
-            if _has_index(folder):
+            if _has_index(folder) and _current_format(folder):
                 return update(conn, folder, progress=progress)
             return build(conn, folder, progress=progress)
     except OSError as error:

@@ -559,3 +559,13 @@ def test_a_long_query_of_repeated_words_counts_them(index: Any, conn: sqlite3.Co
     assert once.total == thrice.total
     long = index.search(conn, " ".join(["damage", "player"] * 150)[:999], core.Filters(LATEST))
     assert long.total == once.total
+
+
+def test_an_index_of_the_older_format_is_rebuilt(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17", index=True)
+    folder = core.index_dir(db)
+    (folder / core.FORMAT_FILE).unlink()  # as rules-kb 0.1 left it: same stamp, no format
+    with sqlite3.connect(db) as conn:
+        assert not core.is_fresh(conn, folder)
+        assert core.ensure_index(conn, folder).action == "built"
+        assert core.is_fresh(conn, folder)
