@@ -11,14 +11,17 @@ from an index that disagrees with the database.
 What the index holds, and what it does not:
 
 - Whoosh postings with frequencies (no positions) for the stemmed ``text`` and
-  ``term`` fields and for rule numbers, plus one vocabulary document for spelling.
-- Stored per document: its key, the text's id in the database, its glossary names,
-  and its editions as a bit mask over the index's own list of edition dates. The
-  text itself is read from the database, in the caller's read transaction.
-- Beside the segments, a ``filters.<generation>`` file: for every edition, kind,
-  section and chapter, the sorted document numbers that belong to it, and each
-  document's text id. A filter is then one small array, not a posting list per
-  edition (those were 40% of all postings and most of the build).
+  ``term`` fields and for rule numbers, in separate (not compound) segment files.
+- Stored per document, only to be read back by an update: its key, the text's id in
+  the database, its glossary names, and its editions as a bit mask over the index's
+  own list of edition dates. The text itself is read from the database, in the
+  caller's read transaction.
+- Beside the segments, a ``filters.<generation>`` file, memory-mapped by searches: for
+  every edition, kind, section and chapter the sorted document numbers that belong to
+  it; each document's record (kind, label, editions, text id, names); the words of the
+  texts with their counts, for spelling; the text field's terms, for fuzzy~ queries. A
+  filter is then one small array, not a posting list per edition (those were 40% of
+  all postings and most of the build).
 
 Queries are parsed here (words, "phrases", AND/OR/NOT, parentheses, prefix*,
 wild?cards, fuzzy~ and fuzzy~2) and evaluated over Whoosh's postings with set
@@ -46,7 +49,6 @@ from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from heapq import nlargest
 from itertools import accumulate, repeat
 from math import log
@@ -99,7 +101,7 @@ FRAGMENTS = 2
 ORPHAN_SECONDS = 3600.0
 MAX_ENGINES = 4
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[A-Za-z]|[A-Za-z]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
 _SYNTAX = re.compile(r"[*?~]")
 #: Whoosh's RegexTokenizer default, which StemmingAnalyzer uses.
@@ -217,17 +219,18 @@ class Results(NamedTuple):
         }
 
 
-@dataclass(slots=True)
-class UpdateReport:
+class UpdateReport(NamedTuple):
     """What ensure_index did."""
 
     action: Literal["fresh", "built", "updated"] = "fresh"
     added: int = 0
+    """New documents."""
     changed: int = 0
+    """Documents rewritten because their list of editions changed."""
     removed: int = 0
     documents: int = 0
+    """How many documents the index holds now."""
     seconds: float = 0.0
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 def _whoosh(module: str) -> Any:
@@ -321,11 +324,6 @@ def document_sources(conn: sqlite3.Connection) -> dict[str, Source]:
 def _digest(text: str) -> str:
     """A digest of the text with typography and spacing normalised."""
     return hashlib.blake2b(plain(text).encode(), digest_size=10).hexdigest()
-
-
-def _key(kind: str, label: str, text: str) -> str:
-    """kind, label and a digest of the text with typography and spacing normalised."""
-    return f"{kind}\x1f{label}\x1f{_digest(text)}"
 
 
 def _texts(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
@@ -522,13 +520,11 @@ def schema() -> Any:
     stemmed = _field_types()["StemmedText"]
     numbers = analysis.RegexTokenizer(_NUMBER_PATTERN) | analysis.LowercaseFilter()
     return fields.Schema(
-        key=fields.STORED(),
         number=fields.TEXT(analyzer=numbers, phrase=False, field_boost=FIELD_BOOSTS["number"]),
         term=stemmed(field_boost=FIELD_BOOSTS["term"]),
         text=stemmed(),
-        tid=fields.STORED(),
-        ed=fields.STORED(),
-        names=fields.STORED(),
+        # (key, text id, editions mask, names): one stored value costs a build less than four
+        doc=fields.STORED(),
     )
 
 
@@ -560,22 +556,20 @@ def _bits(mask: int) -> list[int]:
     return [at for at, bit in enumerate(reversed(f"{mask:b}")) if bit == "1"]
 
 
-def _fields(document: Document, ordinals: dict[str, int]) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "key": document.key,
-        "text": document.text,
-        "tid": document.text_id,
-        "ed": _mask(document.editions, ordinals),
-        "_boost": KIND_BOOSTS[document.kind],
-    }
+def _fields(document: Document, ordinals: dict[str, int]) -> tuple[dict[str, Any], _Row]:
+    """The whoosh fields of a document, and its row for the filters file (numbered 0)."""
+    values: dict[str, Any] = {"text": document.text, "_boost": KIND_BOOSTS[document.kind]}
+    names = ""
     if document.kind == "glossary":
-        values["term"] = values["names"] = document.label
+        values["term"] = names = document.label
     else:
-        names = ([document.text] if _is_title(document) else []) + list(document.aliases)
-        if names:
-            values["term"] = values["names"] = "\n".join(names)
+        titles = ([document.text] if _is_title(document) else []) + list(document.aliases)
+        if titles:
+            values["term"] = names = "\n".join(titles)
         values["number"] = document.label
-    return values
+    row = _Row(0, document.key, _mask(document.editions, ordinals), document.text_id, names)
+    values["doc"] = (row.key, row.text_id, row.mask, row.names)
+    return values, row
 
 
 def _is_title(document: Document) -> bool:
@@ -628,11 +622,11 @@ def _write(
             writer.delete_document(docnum)
         for count, document in enumerate(docs, 1):
             tokens = _lowered(document.text)
-            values = _fields(document, ordinals)
+            values, row = _fields(document, ordinals)
             values["text"] = _stems_of(tokens)  # analysed once, for the index and the words
             writer.add_document(**values)
-            names = values.get("names", "")
-            rows.append(_Row(count - 1, document.key, values["ed"], document.text_id, names))
+            row.docnum = count - 1
+            rows.append(row)
             if counted is None or document.key in counted:
                 words.update(tokens)
                 if document.kind == "glossary":
@@ -648,16 +642,11 @@ def _write(
 
 def _stored_rows(reader: Reader) -> list[_Row]:
     """Every live document's row, read back from the index."""
-    return [
-        _Row(
-            docnum,
-            stored["key"],
-            int(stored.get("ed", 0)),
-            int(stored.get("tid", 0)),
-            str(stored.get("names", "")),
-        )
-        for docnum, stored in reader.iter_docs()
-    ]
+    rows = []
+    for docnum, stored in reader.iter_docs():
+        key, text_id, mask, names = stored["doc"]
+        rows.append(_Row(docnum, str(key), int(mask), int(text_id), str(names)))
+    return rows
 
 
 # the filters file ------------------------------------------------------------------
