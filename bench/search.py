@@ -171,8 +171,11 @@ def run_child(engine: str, db: Path, target: Path) -> dict[str, float]:
 def bench_build(db: Path, work: Path, runs: int) -> tuple[list[list[object]], float]:
     folder = core.index_dir(db)
     fts_path = work / "fts.db"
-    whoosh = [run_child("whoosh", db, folder) for _ in range(runs)]
-    fts = [run_child("fts", db, fts_path) for _ in range(runs)]
+    whoosh: list[dict[str, float]] = []
+    fts: list[dict[str, float]] = []
+    for _ in range(runs):  # interleaved, so that a busy moment hits both
+        whoosh.append(run_child("whoosh", db, folder))
+        fts.append(run_child("fts", db, fts_path))
     ws = statistics.median(r["seconds"] for r in whoosh)
     fs = statistics.median(r["seconds"] for r in fts)
     wm = max(r["peak_mb"] for r in whoosh)
@@ -460,7 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--editions", type=Path, default=DEFAULT_EDITIONS)
     parser.add_argument("--runs", type=int, default=3, help="Repeated warm runs.")
     parser.add_argument("--cold-runs", type=int, default=15, help="Cold processes of each.")
-    parser.add_argument("--build-runs", type=int, default=1, help="Builds of each engine.")
+    parser.add_argument("--build-runs", type=int, default=3, help="Builds of each engine.")
     parser.add_argument("--no-update", action="store_true", help="Skip the incremental update.")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -477,7 +480,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         print(header(args.runs) + "\n")
-        print("#### Index build, all editions (each in its own process)\n")
+        runs = args.build_runs
+        print(f"#### Index build, all editions (each in its own process, median of {runs})\n")
         rows, _size = bench_build(db, work, args.build_runs)
         print(table(["engine", "wall", "peak RSS", "on disk", "ratio", "within 3x"], rows))
 

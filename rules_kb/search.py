@@ -543,14 +543,6 @@ def _codec() -> Any:
     return codec
 
 
-def _mask(editions: Iterable[str], ordinals: dict[str, int]) -> int:
-    """The editions as bits over the index's sorted edition dates."""
-    mask = 0
-    for day in editions:
-        mask |= 1 << ordinals[day]
-    return mask
-
-
 def _bits(mask: int) -> list[int]:
     """The positions of the bits set in a mask, lowest first."""
     return [at for at, bit in enumerate(reversed(f"{mask:b}")) if bit == "1"]
@@ -567,7 +559,9 @@ def _fields(document: Document, ordinals: dict[str, int]) -> tuple[dict[str, Any
         if titles:
             values["term"] = names = "\n".join(titles)
         values["number"] = document.label
-    row = _Row(0, document.key, _mask(document.editions, ordinals), document.text_id, names)
+    bits = [ordinals[day] for day in document.editions]
+    row = _Row(0, document.key, sum(1 << bit for bit in bits), document.text_id, names)
+    row.ordinals = bits
     values["doc"] = (row.key, row.text_id, row.mask, row.names)
     return values, row
 
@@ -584,12 +578,14 @@ class _Row:
     (Internal records are plain classes: a slotted dataclass costs a cold search about a
     millisecond and a half to define.)"""
 
-    __slots__ = ("docnum", "key", "mask", "names", "text_id")
+    __slots__ = ("docnum", "key", "mask", "names", "ordinals", "text_id")
 
     def __init__(self, docnum: int, key: str, mask: int, text_id: int, names: str = "") -> None:
         self.docnum, self.key, self.mask, self.text_id, self.names = (
             docnum, key, mask, text_id, names
         )  # fmt: skip
+        self.ordinals: list[int] = []
+        """The bits of `mask`, when known already."""
 
 
 def _write(
@@ -664,7 +660,7 @@ def _sets_of(rows: Iterable[_Row], dates: Sequence[str]) -> dict[str, list[int]]
             names.append(f"s:{label[:1]}")
             if len(label) >= 3:
                 names.append(f"c:{label[:3]}")
-        names.extend(f"e:{dates[bit]}" for bit in _bits(row.mask))
+        names.extend(f"e:{dates[bit]}" for bit in row.ordinals or _bits(row.mask))
         for name in names:
             sets.setdefault(name, []).append(row.docnum)
     return sets
