@@ -86,9 +86,8 @@ def test_index_sits_beside_the_database_with_its_stamp(full_db: Path, conn: Any)
 def test_each_distinct_text_is_indexed_once(index: Any, conn: sqlite3.Connection) -> None:
     rows = conn.execute("SELECT count(*) FROM rules").fetchone()[0]
     sources = core.document_sources(conn)
-    with index.searcher() as searcher:
-        documents = searcher.doc_count() - 1  # less the vocabulary
-    assert documents == len(sources)
+    documents = index.documents
+    assert documents == len(sources) == index.reader.doc_count()
     assert 15_000 < documents < 30_000 < rows  # not one row per edition
     trample = [key for key in sources if key.startswith("rule\x1f702.19\x1f")]
     assert trample and all(len(sources[key].editions) > 1 for key in trample)
@@ -113,8 +112,7 @@ def test_an_ingest_updates_the_index_incrementally(
         assert updated.action == "updated"
         assert 0 < updated.added < built.documents / 4  # only the new texts
         assert updated.changed > built.documents / 2  # unchanged texts: one more edition
-        with core.open_index(folder).searcher() as searcher:
-            assert searcher.doc_count() - 1 == len(core.document_sources(conn))
+        assert core.open_index(folder).documents == len(core.document_sources(conn))
     found = search_json(db, "trample")
     assert found["edition"] == LATEST and found["hits"]
 
@@ -167,7 +165,7 @@ def test_relevance_set(index: Any, conn: sqlite3.Connection) -> None:
     first, misses = 0, []
     for case in cases:
         day = edition_in_force(conn, case.get("edition", LATEST))
-        found = core.search(index, case["q"], core.Filters(edition=day), limit=3)
+        found = index.search(conn, case["q"], core.Filters(edition=day), limit=3)
         top = [hit.label for hit in found.hits]
         first += top[:1] == [case["expected"]]
         if case["expected"] not in top:
@@ -211,7 +209,7 @@ def test_a_copied_sentence_finds_its_rule_first(index: Any, conn: sqlite3.Connec
                 continue
             picked += 1
             sentence = rng.choice(sentences)
-            found = core.search(index, sentence, core.Filters(edition=edition), limit=1)
+            found = index.search(conn, sentence, core.Filters(edition=edition), limit=1)
             tried += 1
             if [hit.label for hit in found.hits] != [number]:
                 wrong.append((edition, number, sentence, [hit.label for hit in found.hits]))
@@ -398,3 +396,176 @@ def test_index_copy_survives_a_moved_database(full_db: Path, tmp_path: Path) -> 
     shutil.copytree(core.index_dir(full_db), core.index_dir(db))
     with sqlite3.connect(db) as conn:
         assert core.ensure_index(conn, core.index_dir(db)).action == "fresh"
+
+
+# the analysis, the engine and the index folder ---------------------------------------
+
+
+def test_the_analysis_is_whooshs_stemming_analyzer(conn: sqlite3.Connection) -> None:
+    """The index, phrases and highlights use `stems`; it must agree with whoosh's analyzer."""
+    from whoosh.analysis import StemmingAnalyzer
+
+    analyzer = StemmingAnalyzer()
+    texts = [str(text) for (text,) in conn.execute("SELECT text FROM texts ORDER BY random()")]
+    texts = [*texts[:3000], "İstanbul İİ", "702.19b and 702.19.", "player’s it's a--b", "Æther"]
+    for text in texts:
+        assert core.stems(text) == [token.text for token in analyzer(text)], text
+
+
+def test_an_updated_index_answers_as_a_rebuilt_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two segments, deleted documents, the filters file of the new generation."""
+    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    db = small_db(tmp_path, "2026-04-17", "2026-06-19", index=True)
+    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json", "--no-index")
+    rebuilt = tmp_path / "rebuilt.search"
+    with sqlite3.connect(db) as conn:
+        assert core.ensure_index(conn, core.index_dir(db)).action == "updated"
+        core.build(conn, rebuilt)
+        updated, fresh = core.open_index(core.index_dir(db)), core.open_index(rebuilt)
+        assert len(updated.leaves) > 1 or updated.reader.doc_count_all() > updated.documents
+        assert updated.documents == fresh.documents
+        for query in ["trample", "damage", '"last known information"', "deathto*", "ward~"]:
+            for day in ("2026-04-17", LATEST, None):
+                one = updated.search(conn, query, core.Filters(edition=day), limit=500)
+                two = fresh.search(conn, query, core.Filters(edition=day), limit=500)
+                assert one.total == two.total == len(one.hits), (query, day)
+                # as in whoosh, deleted documents count in the statistics until a merge:
+                # the same hits, with nearly the same scores
+                first = {(h.label, h.text, h.editions): h.score for h in one.hits}
+                second = {(h.label, h.text, h.editions): h.score for h in two.hits}
+                assert first.keys() == second.keys()
+                for key, score in first.items():
+                    assert score == pytest.approx(second[key], rel=0.1), key
+
+
+def test_the_engine_is_kept_and_reopened_when_the_index_changes(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17", index=True)
+    folder = core.index_dir(db)
+    first = core.engine(folder)
+    assert core.engine(folder) is first
+    with sqlite3.connect(db) as conn:
+        core.build(conn, folder)
+        again = core.engine(folder)
+        assert again is not first
+        assert again.search(conn, "trample", core.Filters(edition="2026-04-17")).hits
+
+
+def test_a_search_reads_only_through_its_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One snapshot: every statement of a search, an index update included, goes through
+    the connection it was given, inside one read transaction."""
+    db = small_db(tmp_path, "2026-04-17", index=True)
+    ok("ingest", SHARED / "2026-06-19.txt", "--db", db, "--json", "--no-index")
+    conn = sqlite3.connect(db)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("a second connection")
+
+    monkeypatch.setattr(sqlite3, "connect", refuse)
+    found = core.answer(conn, core.index_dir(db), "trample", core.Filters(edition="2026-06-19"))
+    assert found.hits and not conn.in_transaction
+    assert statements[0] == "BEGIN" and statements[-1] == "ROLLBACK"
+    assert statements.count("BEGIN") == 1
+    read = " ".join(statements)
+    assert "FROM texts" in read and "FROM rules" in read  # the update read them, in it
+
+
+def test_staging_folders_of_dead_builds_are_cleaned(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "rules.db.search"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        names = {
+            "dead": f"rules.db.search.new-{dead.pid}-abc",
+            "dead_old": f"rules.db.search.old-{dead.pid}-abc",
+            "alive": f"rules.db.search.new-{alive.pid}-abc",
+            "mine": f"rules.db.search.new-{os.getpid()}-abc",
+            "legacy_stale": "rules.db.search.new-k2j4h5g6",
+            "legacy_recent": "rules.db.search.new-q9w8e7r6",
+            "other_index": "other.db.search.new-1-abc",
+        }
+        for name in names.values():
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "MAIN_x.seg").write_bytes(b"\0" * 100)
+        hours_ago = time.time() - 2 * core.ORPHAN_SECONDS
+        os.utime(tmp_path / names["legacy_stale"], (hours_ago, hours_ago))
+        removed = {path.name for path in core.clean_staging(folder)}
+        assert removed == {names["dead"], names["dead_old"], names["legacy_stale"]}
+        left = {path.name for path in tmp_path.iterdir()}
+        assert {names["alive"], names["mine"], names["legacy_recent"]} <= left
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_a_build_cleans_up_after_a_killed_one(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = small_db(tmp_path, "2026-04-17")
+    folder = core.index_dir(db)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    leftover = folder.with_name(f"{folder.name}.new-{dead.pid}-killed")
+    leftover.mkdir()
+    ok("search", "ward", "--db", db)
+    assert not leftover.exists()
+    assert not list(tmp_path.glob("small.db.search.*-*"))
+
+
+# hostile queries ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("trample~9", "at most 2"),
+        ("trample " * 12_500, "the limit is 1,000"),
+        ("*", "at least 2 letters"),
+        ("?????", "at least 2 letters"),
+        ("(" * 30 + "trample" + ")" * 30, "parentheses"),
+    ],
+)
+def test_a_hostile_query_fails_in_one_line(full_db: Path, query: str, says: str) -> None:
+    result = run("search", query, "--db", full_db)
+    assert result.exit_code == 1, result.output
+    assert says in result.stderr and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["trample~2", "deathtuch~2/0", "re*", "*ing", "NOT " * 200, '"' * 999, "\x00 trample \x7f"],
+)
+def test_an_odd_query_still_answers(full_db: Path, query: str) -> None:
+    found = search_json(full_db, query)
+    assert found["total"] >= 0 and found["query"] == query
+
+
+def test_a_long_query_of_repeated_words_counts_them(index: Any, conn: sqlite3.Connection) -> None:
+    once = index.search(conn, "damage player", core.Filters(edition=LATEST))
+    thrice = index.search(conn, "damage damage damage player", core.Filters(edition=LATEST))
+    assert once.total == thrice.total
+    long = index.search(conn, " ".join(["damage", "player"] * 150)[:999], core.Filters(LATEST))
+    assert long.total == once.total
+
+
+def test_an_index_of_the_older_format_is_rebuilt(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17", index=True)
+    folder = core.index_dir(db)
+    (folder / core.FORMAT_FILE).unlink()  # as rules-kb 0.1 left it: same stamp, no format
+    with sqlite3.connect(db) as conn:
+        assert not core.is_fresh(conn, folder)
+        assert core.ensure_index(conn, folder).action == "built"
+        assert core.is_fresh(conn, folder)
