@@ -374,9 +374,9 @@ class KnowledgeBase:
     def references_in(
         self, text: str, edition: str = "latest", *, glossary: bool = False
     ) -> tuple[Link, ...]:
-        """The references inside a text, resolved in an edition: where each is and what it
-        names ("rules 603.7d–f" names 603.7d, 603.7e and 603.7f). With `glossary`, the
-        glossary's "See X." cross-references too."""
+        """The references inside a text, resolved in an edition: where each is, what it
+        names ("rules 603.7d–f" names 603.7d, 603.7e and 603.7f) and where each target is
+        printed (603.7e is not). With `glossary`, the glossary's "See X." too."""
         from rules_kb import refs
 
         day = self.edition(edition)
@@ -392,8 +392,8 @@ class KnowledgeBase:
                 citation.end,
                 citation.raw,
                 tuple(
-                    Target(citation.kind, target, exists)
-                    for target, exists in resolver.targets(citation)
+                    Target(citation.kind, target, exists, start, end)
+                    for target, exists, start, end in resolver.placed(citation)
                 ),
             )
             for citation in refs.find(text, glossary)

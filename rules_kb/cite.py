@@ -26,8 +26,6 @@ _BARE = re.compile(
 )
 #: A chapter or section cited with a lead word the grammar does not know ("CR 702").
 _LEAD_CHAPTER = re.compile(r"(?:\bCR\s*|§\s*)(?P<base>[1-9]\d{2}|[1-9])(?![\w.]|\.\d)")
-#: The numbers inside a citation found by the grammar, and letter-only range ends.
-_TOKEN = re.compile(r"\d{1,3}(?:\.\d+[a-z]{0,2})?|(?<=[-–—])\s*[a-z]{1,2}(?![a-z])")
 #: Documents larger than this are refused: nothing cited in a text is that long.
 MAX_CHARS = 5_000_000
 
@@ -57,15 +55,13 @@ def find(text: str) -> list[Found]:
     for citation in refs.find(text):
         if citation.kind != "rule":
             continue
-        ends = [end for first, last in citation.items for end in (first, last) if end]
-        tokens = list(_TOKEN.finditer(citation.raw))
-        if len(tokens) != len(ends):
-            continue
-        for token, number in zip(tokens, ends, strict=True):
-            offset = token.start() + len(token.group()) - len(token.group().lstrip())
-            start = citation.start + offset
-            written = token.group().strip()
-            found.append(Found(citation.raw, start, start + len(written), number, written))
+        for (first, last), (start, end, last_start, last_end) in zip(
+            citation.items, citation.places, strict=True
+        ):
+            found.append(Found(citation.raw, start, end, first, text[start:end]))
+            if last is not None and last_start >= 0:
+                written = text[last_start:last_end]
+                found.append(Found(citation.raw, last_start, last_end, last, written))
         taken.append((citation.start, citation.end))
     for match in _BARE.finditer(text):
         start = match.start("base")

@@ -520,6 +520,11 @@ class Target:
     """Its number, or its term as the edition prints it."""
     exists: bool
     """Whether the edition has it."""
+    start: int = -1
+    """Where it is printed in the text: the number ("603.7d"), a range's printed end ("f"
+    of "603.7d–f"), or the term; -1 for a number a range spans without printing it."""
+    end: int = -1
+    """Just after where it is printed; -1 when it is not."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,12 @@ class Citation:
     """"rule" for numbers (sections, chapters, rules, subrules); "glossary" for terms."""
     items: tuple[tuple[str, str | None], ...]
     """Numbers as (first, last) with last None when not a range; terms as (term, None)."""
+    places: tuple[Place, ...] = ()
+    """Where each item is printed in the text: (start, end) of its first number (or term)
+    and (start, end) of a range's printed end ("f" in "603.7d–f"), (-1, -1) without one."""
+
+
+Place = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,11 +157,23 @@ def _citation(raw: str, start: int) -> Citation | None:
     parsed = _parse_citation(raw)
     if parsed is None:
         return None
-    return Citation(raw, start, start + len(raw), "rule", parsed)
+    items, places = parsed
+    return Citation(raw, start, start + len(raw), "rule", items, _shifted(places, start))
+
+
+def _shifted(places: tuple[Place, ...], by: int) -> tuple[Place, ...]:
+    """Places within a span made places within the text (-1 stays -1)."""
+    return tuple(
+        (a + by, b + by, c + by if c >= 0 else -1, d + by if d >= 0 else -1)
+        for a, b, c, d in places
+    )
 
 
 @lru_cache(maxsize=65536)
-def _parse_citation(raw: str) -> tuple[tuple[str, str | None], ...] | None:
+def _parse_citation(
+    raw: str,
+) -> tuple[tuple[tuple[str, str | None], ...], tuple[Place, ...]] | None:
+    """The items of a citation span and where each is printed in it (None: no citation)."""
     from lark import UnexpectedInput
 
     try:
@@ -164,22 +182,26 @@ def _parse_citation(raw: str) -> tuple[tuple[str, str | None], ...] | None:
         return None
     lead = tree.children[0]
     words = [str(token).lower() for token in lead.children]  # type: ignore[union-attr]
-    items = tuple(_target(child) for child in tree.find_data("target"))
+    targets = [_target(child) for child in tree.find_data("target")]
+    items = tuple(item for item, _ in targets)
     first = items[0][0]
     is_section = any(word.startswith("section") for word in words)
     if is_section and not re.fullmatch(r"\d|\d{3}(?:\.\d+[a-z]{0,2})?", first):
         return None
     if not is_section and not re.match(r"\d{3}", first):
         return None  # "rule 7" or "see 3": not a reference
-    return items
+    return items, tuple(place for _, place in targets)
 
 
-def _target(tree: Tree[Token]) -> tuple[str, str | None]:
-    tokens = [str(token) for token in tree.scan_values(lambda _: True)]
-    first = tokens[0]
+def _target(tree: Tree[Token]) -> tuple[tuple[str, str | None], Place]:
+    tokens = list(tree.scan_values(lambda _: True))
+    head = tokens[0]
+    place = (head.start_pos or 0, head.end_pos or 0)
+    first = str(head)
     if len(tokens) == 1:
-        return first, None
-    return first, _range_end(first, tokens[-1])
+        return (first, None), (*place, -1, -1)
+    tail = tokens[-1]
+    return (first, _range_end(first, str(tail))), (*place, tail.start_pos or 0, tail.end_pos or 0)
 
 
 def _range_end(first: str, last: str) -> str:
@@ -193,22 +215,30 @@ def _range_end(first: str, last: str) -> str:
 
 
 @lru_cache(maxsize=16384)
-def _parse_crossref(raw: str) -> tuple[str, ...]:
+def _parse_crossref(raw: str) -> tuple[tuple[str, Place], ...]:
+    """The terms of a "See X, Y" span and where each is printed in it."""
     from lark import UnexpectedInput
 
     try:
         tree = grammar().parse(raw, start="crossref")
     except UnexpectedInput:
         return ()
-    terms = [" ".join(str(word) for word in term.children) for term in tree.find_data("term")]
-    return tuple(term for term in terms if term[:1].isupper())
+    found = []
+    for term in tree.find_data("term"):
+        words: list[Token] = list(term.children)  # type: ignore[arg-type]
+        text = " ".join(str(word) for word in words)
+        if text[:1].isupper():
+            found.append((text, (words[0].start_pos or 0, words[-1].end_pos or 0, -1, -1)))
+    return tuple(found)
 
 
 def _crossref(raw: str, start: int) -> Citation | None:
     terms = _parse_crossref(raw)
     if not terms:
         return None
-    return Citation(raw, start, start + len(raw), "glossary", tuple((t, None) for t in terms))
+    items = tuple((term, None) for term, _ in terms)
+    places = _shifted(tuple(place for _, place in terms), start)
+    return Citation(raw, start, start + len(raw), "glossary", items, places)
 
 
 # resolving ----------------------------------------------------------------
@@ -225,13 +255,30 @@ class Resolver:
 
     def targets(self, citation: Citation) -> list[tuple[str, bool]]:
         """The citation's targets in order, each with whether it exists."""
+        return [(target, exists) for target, exists, _, _ in self.placed(citation)]
+
+    def placed(self, citation: Citation) -> list[tuple[str, bool, int, int]]:
+        """The citation's targets in order, each with whether it exists and where it is
+        printed in the text ((-1, -1) for the numbers a range spans without naming)."""
         if citation.kind == "glossary":
             return self._terms_of(citation)
-        result: list[tuple[str, bool]] = []
-        for first, last in citation.items:
-            for number in self._expand(first, last):
-                result.append((number, number in self._known))
-        return list(dict.fromkeys(result))
+        found: dict[str, tuple[str, bool, int, int]] = {}
+        places = citation.places or tuple((-1, -1, -1, -1) for _ in citation.items)
+        for (first, last), (start, end, last_start, last_end) in zip(
+            citation.items, places, strict=True
+        ):
+            numbers = self._expand(first, last)
+            for index, number in enumerate(numbers):
+                if number in found:
+                    continue
+                if index == 0:
+                    where = (start, end)
+                elif number == last and index == len(numbers) - 1:
+                    where = (last_start, last_end)
+                else:
+                    where = (-1, -1)
+                found[number] = (number, number in self._known, *where)
+        return list(found.values())
 
     def _expand(self, first: str, last: str | None) -> list[str]:
         if last is None:
@@ -244,22 +291,25 @@ class Resolver:
         inside = [number for number in window if _depth(number) in depths]
         return list(dict.fromkeys([first, *inside, last])) if inside else [first, last]
 
-    def _terms_of(self, citation: Citation) -> list[tuple[str, bool]]:
+    def _terms_of(self, citation: Citation) -> list[tuple[str, bool, int, int]]:
         pieces = [term for term, _ in citation.items]
-        result: list[tuple[str, bool]] = []
+        places = citation.places or tuple((-1, -1, -1, -1) for _ in pieces)
+        result: list[tuple[str, bool, int, int]] = []
         index = 0
         while index < len(pieces):
             # Terms may contain commas ("Kicker, Kicked"): try the longest run first.
             for stop in range(len(pieces), index, -1):
                 joined = ", ".join(pieces[index:stop]).lower()
                 if joined in self._terms:
-                    result.append((self._terms[joined], True))
+                    where = (places[index][0], places[stop - 1][1])
+                    result.append((self._terms[joined], True, *where))
                     index = stop
                     break
             else:
                 singular = pieces[index].lower().removesuffix("s")
                 found = self._terms.get(singular)
-                result.append((found, True) if found else (pieces[index], False))
+                where = (places[index][0], places[index][1])
+                result.append((found, True, *where) if found else (pieces[index], False, *where))
                 index += 1
         return result
 

@@ -365,3 +365,36 @@ def test_rule_text_output_shows_references(modern_db: Path) -> None:
 def test_define_rules_come_from_references(modern_db: Path) -> None:
     entry = as_json("define", "Copiable Values", "-e", SAMPLE, "--db", modern_db)
     assert entry["rules"] == ["613.2", "707.2", "707.3"]
+
+
+def test_every_target_is_placed_where_the_text_prints_it(
+    sample_edition: Edition, modern_db: Path
+) -> None:
+    """Each target's place spells its number, a range's short end ("f" of 603.7d–f)
+    or its term; a number a range spans without printing it has no place."""
+    import rules_kb
+
+    base = rules_kb.open(modern_db)
+    placed = unprinted = 0
+    for rule in sample_edition.rules:
+        for link in base.references_in(rule.text, SAMPLE):
+            assert link.raw == rule.text[link.start : link.end]
+            for target in link.targets:
+                if target.start < 0:
+                    assert target.end < 0
+                    unprinted += 1
+                    continue
+                assert link.start <= target.start < target.end <= link.end
+                printed = rule.text[target.start : target.end]
+                assert target.key.endswith(printed), (rule.number, link, target)
+                placed += 1
+    for entry in sample_edition.glossary:
+        for link in base.references_in(entry.text, SAMPLE, glossary=True):
+            for target in link.targets:
+                if target.kind == "glossary" and target.start >= 0:
+                    printed = entry.text[target.start : target.end]
+                    assert printed.casefold() in target.key.casefold() or (
+                        target.key.casefold() in printed.casefold()
+                    ), (entry.term, link)
+                    placed += 1
+    assert placed > 1000 and unprinted > 0

@@ -16,10 +16,6 @@ from rules_kb.controls import visible
 from rules_kb.records import Link, Target
 
 _ITALIC = re.compile(r"(?<![^\W_])_([^_\n]+?)_(?![^\W_])")
-#: A rule, chapter or section number inside a reference ("603.7d", "119.7", "306").
-_NUMBER = re.compile(r"\d+(?:\.\d+[a-z]*)?")
-#: The far end of a range, after its dash: "–f" in "603.7d–f", "–8" in "119.7–8".
-_RANGE_END = re.compile(r"\s*(?:–|—|--|-)\s*(\d+(?:\.\d+[a-z]*)?|[a-z]+)\b")
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -94,74 +90,47 @@ def linked(text: str, links: Sequence[Link], href: Href) -> Markup:
         if link.start < last:
             continue
         parts.append(plain(text[last : link.start]))
-        parts.append(_reference(text[link.start : link.end], link.targets, href))
+        parts.append(_reference(text, link, href))
         last = link.end
     parts.append(plain(text[last:]))
     return Markup("").join(parts)
 
 
-def _reference(span: str, targets: Sequence[Target], href: Href) -> Markup:
-    """One reference span with its targets linked where they are printed."""
-    places = {t.key: url for t in targets if (url := href(t)) is not None}
+def _reference(text: str, link: Link, href: Href) -> Markup:
+    """One reference with its targets linked where the text prints them, and the
+    numbers a range spans without printing them after its far end."""
+    places = {t.key: url for t in link.targets if (url := href(t)) is not None}
+    span = text[link.start : link.end]
     if not places:
         return plain(span)
-    if all(t.kind == "glossary" for t in targets):
-        return _terms(span, targets, places)
+    if not any(t.start >= 0 for t in link.targets):
+        return _whole(span, link.targets, places)
     parts: list[Markup] = []
-    done: set[str] = set()
-    last = 0
-    for match in _NUMBER.finditer(span):
-        if match.start() < last:
+    last = link.start
+    near = ""  # the last printed number: what the numbers after it are shortened against
+    waiting: list[str] = []
+    for target in link.targets:
+        if target.start < 0 or target.start < last:
+            if target.key in places:
+                waiting.append(target.key)
             continue
-        number = match.group()
-        if number not in places:
-            continue
-        parts += [plain(span[last : match.start()]), anchor(places[number], number)]
-        done.add(number)
-        last = match.end()
-        tail = _RANGE_END.match(span, last)
-        if tail is None:
-            continue
-        end = _range_end(number, tail.group(1), targets)
-        if end is None:
-            continue
-        inside = _between(number, end, targets)
-        if end.key in places:
-            parts += [plain(span[last : tail.start(1)]), anchor(places[end.key], tail.group(1))]
-            done.add(end.key)
-        else:
-            parts.append(plain(span[last : tail.end()]))
-        last = tail.end()
-        inner = [t.key for t in inside if t.key in places]
-        done.update(inner)
-        parts.append(_thru(number, inner, places))
-    parts.append(plain(span[last:]))
-    rest = [t.key for t in targets if t.key in places and t.key not in done]
-    if rest:
-        parts.append(_thru("", rest, places))
+        printed = text[target.start : target.end]
+        parts.append(plain(text[last : target.start]))
+        url = places.get(target.key)
+        parts.append(anchor(url, printed) if url else plain(printed))
+        last = target.end
+        parts.append(_thru(near, waiting, places))
+        near, waiting = target.key, []
+    parts += [plain(text[last : link.end]), _thru(near, waiting, places)]
     return Markup("").join(parts)
 
 
-def _range_end(first: str, printed: str, targets: Sequence[Target]) -> Target | None:
-    """The target a range's printed end stands for: "f" after 603.7d is 603.7f, "8"
-    after 119.7 is 119.8, "903.11" is itself."""
-    if printed.isalpha():
-        full = first.rstrip(_LETTERS) + printed
-    elif "." in printed or "." not in first:
-        full = printed
-    else:
-        full = first.rsplit(".", 1)[0] + "." + printed
-    keys = [t.key for t in targets]
-    if first not in keys or full not in keys[keys.index(first) + 1 :]:
-        return None
-    return targets[keys.index(full, keys.index(first) + 1)]
-
-
-def _between(first: str, end: Target, targets: Sequence[Target]) -> list[Target]:
-    """The targets of a range strictly between its two printed ends."""
-    keys = [t.key for t in targets]
-    start = keys.index(first)
-    return list(targets[start + 1 : keys.index(end.key, start + 1)])
+def _whole(span: str, targets: Sequence[Target], places: dict[str, str]) -> Markup:
+    """A reference that prints none of its targets as such: its words link the first."""
+    head = re.match(r"(?i)see(?: also)?\s+", span)
+    cut = head.end() if head else 0
+    first = next(t.key for t in targets if t.key in places)
+    return plain(span[:cut]) + anchor(places[first], span[cut:])
 
 
 def _thru(first: str, keys: Sequence[str], places: dict[str, str]) -> Markup:
@@ -184,27 +153,3 @@ def short(first: str, key: str) -> str:
         if key.startswith(base):
             return key[len(base) :]
     return key
-
-
-def _terms(span: str, targets: Sequence[Target], places: dict[str, str]) -> Markup:
-    """A glossary "See X" / "See also X, Y": each term linked where it is printed."""
-    lower = span.lower()
-    found: list[tuple[int, int, str]] = []
-    for target in targets:
-        if target.key not in places:
-            continue
-        at = lower.find(target.key.lower())
-        if at >= 0 and not any(s <= at < e for s, e, _ in found):
-            found.append((at, at + len(target.key), target.key))
-    if not found:
-        head = re.match(r"(?i)see(?: also)?\s+", span)
-        cut = head.end() if head else 0
-        first = next(t.key for t in targets if t.key in places)
-        return plain(span[:cut]) + anchor(places[first], span[cut:])
-    parts: list[Markup] = []
-    last = 0
-    for start, end, key in sorted(found):
-        parts += [plain(span[last:start]), anchor(places[key], span[start:end])]
-        last = end
-    parts.append(plain(span[last:]))
-    return Markup("").join(parts)
