@@ -584,6 +584,7 @@ class _Writer:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.db: Any = None
+        self.digests: dict[str, IngestResult] | None = None
 
     def __enter__(self) -> _Writer:
         return self
@@ -654,14 +655,22 @@ class _Writer:
                     yield self.store(label, data, work.result(), replace=replace)
 
     def known(self, data: bytes, *, replace: bool) -> IngestResult | None:
-        """The stored edition these very bytes were read into before, if any."""
+        """The stored edition these very bytes were read into before, if any. Until this
+        session writes, that is read from a plain read-only look at the database, so a
+        re-ingest of unchanged files never loads the writer."""
         import hashlib
-
-        from rules_kb import store
 
         if replace or not self.kb.path.exists():
             return None
-        return store.stored_copy(self.database(), hashlib.sha256(data).hexdigest())
+        digest = hashlib.sha256(data).hexdigest()
+        if self.db is None:
+            if self.digests is None:
+                self.digests = _stored_digests(self.kb.path)
+            if self.digests is not None:
+                return self.digests.get(digest)
+        from rules_kb import store
+
+        return store.stored_copy(self.database(), digest)
 
     def store(self, label: str, data: bytes, parsed: Parsed, *, replace: bool) -> IngestOutcome:
         """Store what was read from `data`, in one transaction."""
@@ -677,6 +686,26 @@ class _Writer:
         except RulesKbError as error:
             return IngestOutcome(label, error=one_line(str(error)))
         return IngestOutcome(label, result)
+
+
+def _stored_digests(path: Path) -> dict[str, IngestResult] | None:
+    """Every stored edition by the digest of its bytes, read without the writer; None
+    when the database needs the writer first (an older schema, or not a database)."""
+    import sqlite3
+
+    from rules_kb import schema
+    from rules_kb.query import connect_read_only, stored_copies
+
+    try:
+        conn = connect_read_only(path)
+        try:
+            if int(conn.execute("PRAGMA user_version").fetchone()[0]) != schema.VERSION:
+                return None
+            return stored_copies(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
 
 
 #: What reading a file's bytes gave: the edition and how it was decoded, or an error.

@@ -25,6 +25,7 @@ from rules_kb.records import (
     Edge,
     EditionRecord,
     GlossaryRecord,
+    IngestResult,
     References,
     RuleRecord,
 )
@@ -54,6 +55,19 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
+
+
+def stored_copies(conn: sqlite3.Connection, sha256: str | None = None) -> dict[str, IngestResult]:
+    """By the digest of the bytes each was read from, what an ingest of those bytes again
+    finds: every stored edition, or only the one read from `sha256`."""
+    sql = "SELECT sha256, date, rules, examples, glossary, unparsed, warnings FROM editions"
+    rows = conn.execute(sql + " WHERE sha256 = ?", [sha256]) if sha256 else conn.execute(sql)
+    return {
+        str(digest): IngestResult(
+            day, "unchanged", rules, examples, glossary, unparsed, tuple(json.loads(notes or "[]"))
+        )
+        for digest, day, rules, examples, glossary, unparsed, notes in rows
+    }
 
 
 class Reader:

@@ -363,16 +363,9 @@ def ingest(
 def stored_copy(db: Database, sha256: str) -> IngestResult | None:
     """What an ingest of a file with this digest would find: the edition stored from the
     same bytes, if any (a re-ingest of unchanged files then skips decoding them)."""
-    row = db.execute(
-        "SELECT date, rules, examples, glossary, unparsed, warnings FROM editions WHERE sha256 = ?",
-        [sha256],
-    ).fetchone()
-    if row is None:
-        return None
-    day, rules, examples, glossary, unparsed, warnings = row
-    return IngestResult(
-        day, "unchanged", rules, examples, glossary, unparsed, tuple(json.loads(warnings or "[]"))
-    )
+    from rules_kb.query import stored_copies
+
+    return stored_copies(db.conn, sha256).get(sha256)
 
 
 def describe_difference(db: Database, edition_id: int, edition: Edition) -> str:

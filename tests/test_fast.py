@@ -85,3 +85,30 @@ def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(all_editions_db: Path
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "[]"
     assert "Trample" in done.stdout
+
+
+def test_a_reingest_of_unchanged_files_never_loads_the_writer(tmp_path: Path) -> None:
+    """Unchanged bytes are recognised from a read-only look at the database: neither
+    sqlite-utils nor the parser is imported, and the answer is the stored edition's."""
+    from tests.conftest import edition_files, ok_cli
+
+    files = edition_files()[-2:]
+    if len(files) < 2:
+        pytest.skip("../shared/cr/editions is not there")
+    db = tmp_path / "two.db"
+    ok_cli("ingest", *files, "--db", db, "--no-index")
+    code = (
+        "import sys, rules_kb\n"
+        "kb = rules_kb.open(sys.argv[1])\n"
+        "done = kb.ingest_files(sys.argv[2:], index=False)\n"
+        "print([(o.result.date, o.result.status) for o in done])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'sqlite_utils', 'lark'}"
+        " or m in {'rules_kb.store', 'rules_kb.parse'}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(db), *map(str, files)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    outcomes, modules = done.stdout.splitlines()
+    assert outcomes == str([(f.stem, "unchanged") for f in files])
+    assert modules == "[]"
