@@ -410,6 +410,20 @@ def test_reingest_same_file_is_unchanged(one_edition_db: Path) -> None:
     assert dump(one_edition_db) == before
 
 
+def test_reingest_counts_the_warnings_it_showed_the_first_time(one_edition_db: Path) -> None:
+    stored = as_json("editions", "--db", one_edition_db)[0]["warnings"]
+    assert stored, "the oldest edition has damage warnings"
+    first = run("ingest", SMALL, "--db", one_edition_db, "--no-index")
+    assert first.exit_code == 0, first.output
+    lines = first.stdout.splitlines()
+    assert lines[0].split()[2] == "unchanged"
+    assert lines[1].strip() == (
+        f"! {len(stored)} warning{'s' if len(stored) > 1 else ''} from its first ingest:"
+        " `rules-kb editions` lists them"
+    )
+    assert not any(warning in first.stdout for warning in stored)
+
+
 def variant(name_start: str) -> Path:
     found = [path for path in variant_files() if path.name.startswith(name_start)]
     if not found:

@@ -11,7 +11,8 @@ _STYLE = {"added": "added", "replaced": "changed", "unchanged": "dim", "failed":
 
 
 def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
-    """One line per file (what it became), its warnings wrapped under it, then the totals."""
+    """One line per file (what it became), its warnings wrapped under it (an unchanged
+    file only counts them: they were shown when it went in), then the totals."""
     width = max((len(o.source) for o in outcomes), default=4)
     width = min(width, max(12, out.width - 46))
     counts: dict[str, int] = {}
@@ -32,6 +33,11 @@ def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
             (f" {counted}", "dim"),
             wrap=False,
         )
+        if status == "unchanged" and result.warnings:
+            many = len(result.warnings)
+            said = f"{many} warning{'s' if many > 1 else ''} from its first ingest"
+            out.add(("! ", "warn"), (f"{said}: `rules-kb editions` lists them", "dim"), indent=12)
+            continue
         for warning in result.warnings:
             out.add(("! ", "warn"), (warning, "warn"), indent=12, hang=2)
     out.add(", ".join(f"{count} {status}" for status, count in sorted(counts.items())))
