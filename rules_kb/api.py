@@ -435,9 +435,7 @@ class KnowledgeBase:
 
     def term_changes(self, old: str, new: str) -> tuple[TermChange, ...]:
         """The phrases replaced across an edition ("in play" -> "on the battlefield")."""
-        from rules_kb import diff as core
-
-        return core.term_changes(self.diff(old, new))
+        return self.diff(old, new).term_changes()
 
     def history(
         self, number_or_term: str, edition: str = "latest", *, subrules: bool = False

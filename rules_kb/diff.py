@@ -123,6 +123,11 @@ class EditionDiff:
             ],
         }
 
+    def term_changes(self, *, minimum: int = 2) -> tuple[TermChange, ...]:
+        """The phrases replaced at least `minimum` times ("in play" -> "on the
+        battlefield"), most frequent first."""
+        return term_changes(self, minimum=minimum)
+
     def only(self, number: str) -> EditionDiff:
         """The changes of one rule and its subrules: the number as the old edition had it,
         or as the new one has it when the old edition did not have it."""

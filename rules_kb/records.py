@@ -403,6 +403,15 @@ class Citation:
         """Whether the number no longer leads to the rule the document meant."""
         return self.status in STALE
 
+    def words(self) -> tuple[tuple[str, str], ...]:
+        """How the wording changed since, word by word: ("=", kept), ("-", deleted) and
+        ("+", inserted) runs; empty when it did not change."""
+        if not self.text_changed or self.text is None:
+            return ()
+        from rules_kb.diff import word_diff
+
+        return word_diff(self.then, self.text)
+
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of one citation."""
         document: dict[str, Any] = {

@@ -323,6 +323,12 @@ def test_cite_reports_every_citation_of_an_article(kb: rules_kb.KnowledgeBase) -
     assert removed.removed_in == "2016-09-30"
     trample = next(c for c in report.citations if c.raw == "see rule 702.17b")
     assert (trample.line, trample.column) == (5, 19)
+    for citation in report.citations:  # the word diff rebuilds the new text from the old
+        words = citation.words()
+        assert bool(words) == citation.text_changed
+        if words:
+            assert "".join(w for op, w in words if op != "-") == citation.text
+            assert "".join(w for op, w in words if op != "+") == citation.then
 
 
 def test_cite_fix_rewrites_exactly_the_moved_citations(kb: rules_kb.KnowledgeBase) -> None:

@@ -78,9 +78,7 @@ def diff(
     kb = knowledge_base(db)
     result = kb.diff(old, new, rule=rule)
     if terms:
-        from rules_kb.diff import term_changes
-
-        found = term_changes(result)
+        found = result.term_changes()
         if form is DiffFormat.json:
             document = {"old": result.old, "new": result.new, "terms": [t.as_json() for t in found]}
             _write_json(document, output)

@@ -56,9 +56,7 @@ def citations(out: Screen, name: str, report: CitationReport, *, words: bool) ->
     for citation in report.citations:
         out.add(*_line(citation, report), indent=2, hang=4)
         if words and citation.status in {"changed", "moved"} and citation.text_changed:
-            from rules_kb.diff import word_diff
-
-            out.words(word_diff(citation.then, citation.text or ""), indent=6, hang=0)
+            out.words(citation.words(), indent=6, hang=0)
 
 
 def _line(citation: Citation, report: CitationReport) -> list[tuple[str, str]]:
