@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from rules_kb.diff import EditionDiff, TermChange
     from rules_kb.fetch import Download, Policy
+    from rules_kb.graph import Format as GraphFormat
     from rules_kb.history import History, Lineage
     from rules_kb.query import Reader
     from rules_kb.search import Kind, Results
@@ -331,6 +332,19 @@ class KnowledgeBase:
                 return built
             centre = self._graph_node(around, day, built)
             return graphs.around(built, centre, depth)
+
+    def export_graph(
+        self,
+        form: GraphFormat = "dot",
+        edition: str = "latest",
+        around: str | None = None,
+        depth: int = 1,
+    ) -> str:
+        """The reference graph of `graph` written out: DOT, GraphML, GEXF, node-link JSON
+        or a CSV edge list."""
+        from rules_kb import graph as graphs
+
+        return graphs.export(self.graph(edition, around, depth), form)
 
     def _graph_node(self, query: str, day: str, built: nx.DiGraph) -> str:
         from rules_kb.models import is_number, normalise_number

@@ -95,6 +95,16 @@ def test_csv_edge_list(sample_db: Path, tmp_path: Path, whole: nx.DiGraph) -> No
     ).items()
 
 
+def test_the_api_writes_what_the_command_writes(sample_db: Path, tmp_path: Path) -> None:
+    import rules_kb
+
+    written = rules_kb.open(sample_db).export_graph("json", SAMPLE, around="702.19", depth=1)
+    document = json.loads(written)
+    assert {node["id"] for node in document["nodes"]} >= {"702.19", "702.19b"}
+    command = export(sample_db, tmp_path, "json", "--around", "702.19")
+    assert command.read_text("utf-8") == written
+
+
 def test_dot_to_stdout_parses_back_with_pydot(sample_db: Path, whole: nx.DiGraph) -> None:
     import pydot
 

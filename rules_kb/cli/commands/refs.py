@@ -93,8 +93,7 @@ def graph(
     db: DbOption = None,
 ) -> None:
     """Export one edition's cross-reference graph, whole or around a rule."""
-    from rules_kb import graph as graphs
     from rules_kb.cli.render import refs as render
 
-    built = knowledge_base(db).graph(edition, around=centre, depth=depth)
-    render.exported(graphs.export(built, form.value), output)
+    written = knowledge_base(db).export_graph(form.value, edition, around=centre, depth=depth)
+    render.exported(written, output)
