@@ -49,9 +49,7 @@ from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from heapq import nlargest
-from itertools import accumulate, repeat
-from math import log
+from itertools import accumulate, islice
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -69,8 +67,8 @@ STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"
 FILTERS_FILE = "filters"
 FORMAT_FILE = "format"
-#: 2: no positions, no stored text, editions as masks, the filters file (rules-kb 0.2).
-INDEX_FORMAT = "2"
+#: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions.
+INDEX_FORMAT = "3"
 WRITER_MB = 256
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
@@ -108,9 +106,6 @@ _SYNTAX = re.compile(r"[*?~]")
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 #: Only rule numbers reach the number field: "from" must not turn into number:from.
 _NUMBER_PATTERN = r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b"
-_NUMBER = re.compile(_NUMBER_PATTERN)
-_FUZZY = re.compile(r"(?P<word>.*?)~(?P<edits>\d*)(?:/(?P<prefix>\d+))?")
-_LEX = re.compile(r'\s*(?:(?P<open>\()|(?P<close>\))|"(?P<phrase>[^"]*)"?|(?P<word>[^\s()"]+))')
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"}
 #: Words of a question asked in plain English ("what happens when a player concedes"):
 #: the rules rarely contain them next to the words that matter.
@@ -456,21 +451,6 @@ def _marks(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     return marks
 
 
-def _has_phrase(tokens: Sequence[str], words: Sequence[str]) -> bool:
-    """Whether `words` occur consecutively in `tokens`."""
-    size = len(words)
-    first = words[0]
-    start = 0
-    while True:
-        try:
-            at = tokens.index(first, start)
-        except ValueError:
-            return False
-        if tuple(tokens[at : at + size]) == tuple(words):
-            return True
-        start = at + 1
-
-
 # the index -------------------------------------------------------------------------
 
 _TYPES: dict[str, type] = {}
@@ -480,28 +460,33 @@ def _field_types() -> dict[str, type]:
     """rules-kb's whoosh field types, made on first use (the schema refers to them by name).
 
     StemmedText indexes what `stems` yields (or a list of stems made by it), with
-    frequencies and no positions, so that the index and the phrase and highlight checks
-    can never analyse a text differently.
+    frequencies and positions for Whoosh's phrase queries, without the analyzer's
+    per-token objects; `stems` is StemmingAnalyzer's analysis exactly, which Whoosh's
+    query parser applies to the query, so the index, the queries and the highlights can
+    never analyse a text differently. Words that analyse to several terms
+    ("state-based") are a phrase.
     """
     if _TYPES:
         return _TYPES
-    fields, analysis, system = _whoosh("fields"), _whoosh("analysis"), _whoosh("system")
-    packed = [system.pack_uint(count) for count in range(64)]
+    fields, analysis = _whoosh("fields"), _whoosh("analysis")
 
     def index(self: Any, value: Any, **_kwargs: Any) -> list[tuple[bytes, int, float, bytes]]:
-        """(term, frequency, weight, value) per term: `value` is a text or its stems."""
+        """(term, frequency, weight, positions) per term: `value` is a text or its stems."""
         boost = self.format.field_boost
-        counts = Counter(stems(value) if isinstance(value, str) else value)
-        pack = system.pack_uint
+        positions: dict[str, list[int]] = {}
+        for at, word in enumerate(stems(value) if isinstance(value, str) else value):
+            positions.setdefault(word, []).append(at)
+        encode = self.format.encode
         return [
-            (word.encode(), count, count * boost, packed[count] if count < 64 else pack(count))
-            for word, count in counts.items()
+            (word.encode(), len(where), len(where) * boost, encode(where))
+            for word, where in positions.items()
         ]
 
     def init(self: Any, field_boost: float = 1.0) -> None:
         fields.TEXT.__init__(
-            self, analyzer=analysis.StemmingAnalyzer(), phrase=False, field_boost=field_boost
+            self, analyzer=analysis.StemmingAnalyzer(), phrase=True, field_boost=field_boost
         )
+        self.multitoken_query = "phrase"
 
     stemmed = type(
         "StemmedText",
@@ -520,7 +505,7 @@ def schema() -> Any:
     stemmed = _field_types()["StemmedText"]
     numbers = analysis.RegexTokenizer(_NUMBER_PATTERN) | analysis.LowercaseFilter()
     return fields.Schema(
-        number=fields.TEXT(analyzer=numbers, phrase=False, field_boost=FIELD_BOOSTS["number"]),
+        number=fields.TEXT(analyzer=numbers, field_boost=FIELD_BOOSTS["number"]),
         term=stemmed(field_boost=FIELD_BOOSTS["term"]),
         text=stemmed(),
         # (key, text id, editions mask, names): one stored value costs a build less than four
@@ -1097,48 +1082,35 @@ def _has_index(folder: Path) -> bool:
 # the engine: one open index per process ---------------------------------------------
 
 
-class _Postings:
-    """One term's postings, decoded: document numbers and their weights."""
-
-    __slots__ = ("docs", "idf", "weights")
-
-    def __init__(self, docs: frozenset[int], weights: dict[int, float], idf: float) -> None:
-        self.docs, self.weights, self.idf = docs, weights, idf
-
-
 class Engine:
-    """An open index with everything decoded from it so far, reused by every search of a
-    process (an MCP server answers many): the reader, the filter sets, postings, and the
-    analysed texts that phrases are checked against."""
+    """An open index, reused by every search of a process (an MCP server answers many):
+    one Whoosh searcher with BM25F, the query parsers, the filters file and the filter
+    sets made from it."""
 
     def __init__(self, folder: Path) -> None:
         _field_types()  # the schema names rules-kb's field types
-        index = _whoosh("index")
+        index, scoring = _whoosh("index"), _whoosh("scoring")
         self.folder = folder
         self.identity = _identity(folder)
         try:
             self.ix = index.open_dir(str(folder))
-            self.reader: Reader = self.ix.reader()
+            weighting = scoring.BM25F(B=BM25_B, K1=BM25_K1)
+            reader = self.ix.reader()
+            self.searcher: Any = _searcher()(reader, fromindex=self.ix, weighting=weighting)
         except (OSError, index.EmptyIndexError) as error:
             raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
+        self.reader: Reader = self.searcher.reader()
         self.lock = threading.Lock()
         self.leaves: list[tuple[Reader, int]] = list(self.reader.leaf_readers())
-        self.doccount: int = self.reader.doc_count_all()
         self.filters = _read_filters(folder, self.reader) or _filters_from_index(
             folder, self.reader
         )
-        self._average = {
-            name: (self.reader.field_length(name) / (self.doccount or 1)) or 1.0
-            for name in FIELD_BOOSTS
-        }
-        self._postings: OrderedDict[tuple[str, str], _Postings] = OrderedDict()
-        self._lengths: dict[str, dict[int, int]] = {name: {} for name in FIELD_BOOSTS}
-        self._tokens: OrderedDict[tuple[str, int], list[str]] = OrderedDict()
-        self._bases: dict[Filters, frozenset[int]] = {}
+        self.parsers = {any_word: _parser(self.ix.schema, any_word) for any_word in (False, True)}
+        self._bases: dict[Filters, set[int] | None] = {}
 
     def close(self) -> None:
         """Release the index files."""
-        self.reader.close()
+        self.searcher.close()
         self.filters.close()
 
     @property
@@ -1154,8 +1126,11 @@ class Engine:
 
         Texts are read through `conn`, inside its transaction (or one begun here)."""
         cleaned = checked_query(text)
+        _check_nesting(cleaned)
         with self.lock, reading(conn):
             base = self.base(filters)
+            if base is not None and not base:  # (whoosh reads an empty filter as none)
+                return Results(text, filters, 0, (), None)
             suggestion = suggest(self, cleaned)
             wanted = suggestion or cleaned
             # (query run, spelling suggestion shown, how much of the query had to match)
@@ -1168,22 +1143,74 @@ class Engine:
                     tries.append((essential, suggestion, "most"))
                 tries.append((wanted, suggestion, "any"))
             for query_text, shown, match in tries:
-                node = parse(self, query_text, any_word=match == "any")
-                if node is None:
+                query = self.query(query_text, any_word=match == "any")
+                if query is None:
                     continue
-                run = _Run(self, conn)
-                found = node.match(run, base)
-                if found:
-                    hits = self._hits(run, node, found, limit)
+                found = self._collect(query, base, limit)
+                if found.scored_length():
+                    hits = self._hits(conn, query, found)
                     return Results(text, filters, len(found), hits, shown, match)
         return Results(text, filters, 0, (), None)
 
-    # pieces of a search -----------------------------------------------------------------
+    def _collect(self, query: Any, base: set[int] | None, limit: int) -> Any:
+        """Whoosh's results of a query: the best `limit` documents of `base` (every
+        document, if None), and how many matched. Whoosh's top-N shortcuts are off (block
+        quality skipping, replacing matchers as the scores rise): they leave the number
+        of matches uncounted or wrong."""
+        collectors = _whoosh("collectors")
+        top = collectors.TopCollector(limit, usequality=False, replace=0)
+        collector = top if base is None else collectors.FilterCollector(top, allow=base)
+        self.searcher.narrow(base)
+        self.searcher.search_with_collector(query, collector)
+        return collector.results()
 
-    def base(self, filters: Filters) -> frozenset[int]:
-        """The documents a filter allows (all of them, without one)."""
-        found = self._bases.get(filters)
-        if found is None:
+    def query(self, text: str, *, any_word: bool = False) -> Any:
+        """The Whoosh query of a search: words must all match (with `any_word`, any of
+        them) in number, term or text; "phrases", AND, OR, NOT, ( ), prefix*, wild?card,
+        fuzzy~ and fuzzy~2. Plain words also score extra where they stand together, in
+        that order. None when nothing is left to search for (only stop words)."""
+        query = _whoosh("query")
+        parsed = self.parsers[any_word].parse(text)
+        if parsed is query.NullQuery or isinstance(parsed, query.qcore._NullQuery):
+            return None
+        self._check(parsed)
+        if _plain_words(text):
+            words = stems(text)
+            if len(words) >= 2:
+                parsed = query.AndMaybe(parsed, query.Phrase("text", words, boost=PHRASE_BOOST))
+        return parsed
+
+    def _check(self, parsed: Any) -> None:
+        """BadSearchQuery for fuzziness beyond MAX_FUZZY_EDITS and for wildcards too broad."""
+        query = _whoosh("query")
+        for node in _nodes(parsed):
+            if isinstance(node, query.FuzzyTerm):
+                if node.maxdist > MAX_FUZZY_EDITS:
+                    written = f"{node.text}~{node.maxdist}"
+                    raise BadSearchQuery(
+                        f"{written!r} asks for {node.maxdist} edits; fuzzy"
+                        f" matching allows at most {MAX_FUZZY_EDITS} (write word~ or word~2)"
+                    )
+            elif isinstance(node, query.Every):
+                raise BadSearchQuery(
+                    f"'*' is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
+                )
+            elif isinstance(node, (query.Prefix, query.Wildcard)):
+                written = node.text + ("*" if isinstance(node, query.Prefix) else "")
+                if sum(1 for char in written if char not in "*?") < MIN_PATTERN_LETTERS:
+                    raise BadSearchQuery(
+                        f"{written!r} is too broad: a wildcard needs at least"
+                        f" {MIN_PATTERN_LETTERS} letters"
+                    )
+                expansions = node._btexts(self.reader)
+                if sum(1 for _ in islice(expansions, MAX_EXPANSIONS + 1)) > MAX_EXPANSIONS:
+                    raise BadSearchQuery(
+                        f"{written!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
+                    )
+
+    def base(self, filters: Filters) -> set[int] | None:
+        """The documents a filter allows (None, for all of them, without one)."""
+        if filters not in self._bases:
             names = []
             if filters.edition:
                 names.append(f"e:{filters.edition}")
@@ -1193,69 +1220,19 @@ class Engine:
                 names.append(f"s:{filters.section}")
             if filters.chapter:
                 names.append(f"c:{filters.chapter}")
-            sets = sorted((self.filters.docs(name) for name in names or ["all"]), key=len)
-            found = sets[0].intersection(*sets[1:])
+            sets = sorted((self.filters.docs(name) for name in names), key=len)
             if len(self._bases) > 64:
                 self._bases.clear()
-            self._bases[filters] = found
-        return found
+            self._bases[filters] = set(sets[0].intersection(*sets[1:])) if sets else None
+        return self._bases[filters]
 
-    def postings(self, name: str, term: str) -> _Postings:
-        """A term's postings over every segment, decoded once and kept (least recently used
-        dropped first)."""
-        key = (name, term)
-        found = self._postings.get(key)
-        if found is not None:
-            self._postings.move_to_end(key)
-            return found
-        weights: dict[int, float] = {}
-        for leaf, offset in self.leaves:
-            if (name, term) in leaf:
-                _decode(leaf, name, term, offset, weights)
-        frequency = self.reader.doc_frequency(name, term) if weights else 0
-        found = _Postings(frozenset(weights), weights, log(self.doccount / (frequency + 1)) + 1)
-        self._postings[key] = found
-        if len(self._postings) > 4096:
-            self._postings.popitem(last=False)
-        return found
-
-    def score(self, name: str, postings: _Postings, docnum: int, boost: float) -> float:
-        """Whoosh's BM25F score of one term in one document, times the query's boost."""
-        weight = postings.weights[docnum]
-        lengths = self._lengths[name]
-        length = lengths.get(docnum)
-        if length is None:
-            length = lengths[docnum] = self.reader.doc_field_length(docnum, name, 1) or 1
-        norm = (1 - BM25_B) + BM25_B * length / self._average[name]
-        return boost * postings.idf * (weight * (BM25_K1 + 1)) / (weight + BM25_K1 * norm)
-
-    def tokens(self, conn: sqlite3.Connection, name: str, docnums: Iterable[int]) -> None:
-        """Analyse (once) the texts, or the glossary names, of documents for phrase checks."""
-        missing = [d for d in docnums if (name, d) not in self._tokens]
-        if not missing:
-            return
-        if name == "text":
-            ids = {d: self.filters.text_id(d) for d in missing}
-            texts = _texts(conn, ids.values())
-            values = {d: texts.get(ids[d], "") for d in missing}
-        else:
-            values = {d: self.filters.record(d).names for d in missing}
-        for docnum, value in values.items():
-            self._tokens[(name, docnum)] = stems(value)
-        while len(self._tokens) > 30_000:
-            self._tokens.popitem(last=False)
-
-    def analysed(self, name: str, docnum: int) -> list[str]:
-        found = self._tokens.get((name, docnum))
-        return found if found is not None else []
-
-    def _hits(self, run: _Run, node: _Node, found: set[int], limit: int) -> tuple[Hit, ...]:
-        scores = dict.fromkeys(found, 0.0)
-        node.score(run, found, scores)
-        best = nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+    def _hits(self, conn: sqlite3.Connection, query: Any, found: Any) -> tuple[Hit, ...]:
+        """The shown hits, their texts read from the database and highlighted."""
+        best = [(hit.docnum, hit.score) for hit in found]
         records = [self.filters.record(docnum) for docnum, _score in best]
-        texts = _texts(run.conn, (record.text_id for record in records))
-        marked = frozenset(term for _name, term in node.terms())
+        texts = _texts(conn, (record.text_id for record in records))
+        terms = query.existing_terms(self.reader, phrases=True, expand=True)
+        marked = frozenset(_text(term) for _name, term in terms)
         hits = []
         for (_docnum, score), record in zip(best, records, strict=True):
             text = texts.get(record.text_id, "")
@@ -1266,45 +1243,99 @@ class Engine:
         return tuple(hits)
 
 
-def _decode(leaf: Reader, name: str, term: str, offset: int, out: dict[int, float]) -> None:
-    """Add one segment's postings of a term to `out` (document number -> weight).
-
-    Whoosh's matcher costs several calls per posting; its blocks are read here directly
-    (ids are deltas, weights an array), with the matcher's own API as the fallback.
-    Deleted documents stay in: no filter set holds them."""
-    matcher = leaf.postings(name, term)
-    inner = getattr(matcher, "child", matcher)
-    if _read_blocks(inner, offset, out):
-        return
-    while matcher.is_active():
-        out[matcher.id() + offset] = matcher.weight()
-        matcher.next()
+_SEARCHER: list[type] = []
 
 
-_BLOCK_API = ("_read_data", "_goto", "_lastblock", "_nextoffset", "_blocklength", "_byteids")
+def _searcher() -> type:
+    """Whoosh's Searcher, made to narrow every term's postings to the documents a filter
+    allows before they are combined, so that intersections and phrase checks run over one
+    edition's documents rather than all editions' (Whoosh applies `filter=` to the
+    matches only). The filter is applied to the matches too: a NOT alone matches without
+    postings."""
+    if _SEARCHER:
+        return _SEARCHER[0]
+    searching, wrappers = _whoosh("searching"), _whoosh("matching.wrappers")
+
+    class NarrowingSearcher(searching.Searcher):  # type: ignore[misc, name-defined]
+        narrowed: set[int] | None = None
+        """This searcher's (segment's) document numbers that a search may match."""
+
+        def postings(self, fieldname: str, text: bytes, weighting: Any = None, qf: int = 1) -> Any:
+            found = super().postings(fieldname, text, weighting=weighting, qf=qf)
+            allowed = self.narrowed
+            return found if allowed is None else wrappers.FilterMatcher(found, allowed)
+
+        def narrow(self, allowed: set[int] | None) -> None:
+            """Narrow the postings of the next searches to `allowed` (None: every document)."""
+            self.narrowed = allowed
+            for sub, offset in self.subsearchers or []:
+                end = offset + sub.reader().doc_count_all()
+                if allowed is None:
+                    sub.narrowed = None
+                else:
+                    sub.narrowed = {d - offset for d in allowed if offset <= d < end}
+
+    _SEARCHER.append(NarrowingSearcher)
+    return NarrowingSearcher
 
 
-def _read_blocks(matcher: Any, offset: int, out: dict[int, float]) -> bool:
-    """Read a whoosh3 leaf matcher's blocks in bulk; False if it is not one."""
-    if type(matcher).__name__ != "W3LeafMatcher" or not all(
-        hasattr(matcher, name) for name in _BLOCK_API
+def _nodes(query: Any) -> Iterator[Any]:
+    """A Whoosh query and every query inside it."""
+    yield query
+    for child in query.children():
+        yield from _nodes(child)
+
+
+def _parser(schema: Any, any_word: bool) -> Any:
+    """Whoosh's query parser over number, term and text, with the syntax rules-kb offers:
+    words, "phrases", AND/OR/NOT/ANDNOT/ANDMAYBE, ( ), prefix*, wild?card, fuzzy~N/prefix.
+    Field names, ranges, ^boosts and single quotes are not syntax (rule texts have
+    colons, brackets and apostrophes)."""
+    qparser = _whoosh("qparser")
+    group = qparser.OrGroup.factory(0.9) if any_word else qparser.AndGroup
+    parser = qparser.MultifieldParser(
+        list(FIELD_BOOSTS), schema, fieldboosts=FIELD_BOOSTS, group=group
+    )
+    for plugin in (
+        qparser.SingleQuotePlugin,
+        qparser.FieldsPlugin,
+        qparser.RangePlugin,
+        qparser.BoostPlugin,
+        qparser.EveryPlugin,
     ):
-        return False
-    if matcher._byteids:
-        return False
-    while True:
-        matcher._read_data()
-        deltas, weights, _values = matcher._data
-        size = matcher._blocklength
-        if weights is None or isinstance(weights, float):
-            weights = repeat(1.0 if weights is None else weights, size)
-        ids: Iterable[int] = accumulate(deltas)
-        if offset:
-            ids = (docnum + offset for docnum in ids)
-        out.update(zip(ids, weights, strict=False))
-        if matcher._lastblock:
-            return True
-        matcher._goto(matcher._nextoffset)
+        parser.remove_plugin_class(plugin)
+    parser.add_plugin(_fuzzy_plugin()())
+    return parser
+
+
+def _fuzzy_plugin() -> type:
+    """Whoosh's FuzzyTermPlugin, where the first letter must match unless word~N/0 says
+    otherwise (its own default is no prefix, and it reads no /0)."""
+    plugins, rcompile = _whoosh("qparser.plugins"), _whoosh("util.text").rcompile
+
+    class FuzzyPlugin(plugins.FuzzyTermPlugin):  # type: ignore[misc, name-defined]
+        expr = rcompile(r"(?<=\S)~(?P<maxdist>[0-9])?(/(?P<prefix>[0-9]+))?")
+
+        def create(self, parser: Any, match: Any) -> Any:
+            node = super().create(parser, match)
+            if match.group("prefix") is None:
+                node.prefixlength = 1
+            return node
+
+    return FuzzyPlugin
+
+
+def _check_nesting(text: str) -> None:
+    """BadSearchQuery for parentheses nested more than MAX_NESTING deep (outside quotes)."""
+    depth = deepest = 0
+    for part in re.sub(r'"[^"]*"?', " ", text):
+        if part == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif part == ")":
+            depth = max(0, depth - 1)
+    if deepest > MAX_NESTING:
+        raise BadSearchQuery(f"the search query nests parentheses more than {MAX_NESTING} deep")
 
 
 def _identity(folder: Path) -> tuple[int, int, str | None, tuple[str, ...]]:
@@ -1348,249 +1379,6 @@ def open_index(folder: Path) -> Engine:
 # queries ---------------------------------------------------------------------------
 
 
-class _Run:
-    """One query's evaluation: the engine, the connection texts are read through, and the
-    phrase checks done so far."""
-
-    def __init__(self, owner: Engine, conn: sqlite3.Connection) -> None:
-        self.engine = owner
-        self.conn = conn
-
-
-class _Node:
-    """A parsed query. `match` narrows a set of documents to those that match; `score`
-    adds this node's share of the score of the documents given, which all match it."""
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        raise NotImplementedError
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        raise NotImplementedError
-
-    def size(self, run: _Run) -> int:
-        """An upper bound of how many documents match (to intersect the rarest first)."""
-        raise NotImplementedError
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        """The (field, index term) pairs that count as matches, for highlights."""
-        return iter(())
-
-    def leaves(self) -> Iterator[_Term]:
-        """The single terms of the tree that can score."""
-        return iter(())
-
-
-class _Term(_Node):
-    def __init__(self, name: str, term: str, boost: float) -> None:
-        self.name, self.term, self.boost = name, term, boost
-
-    def postings(self, run: _Run) -> _Postings:
-        return run.engine.postings(self.name, self.term)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return set(self.postings(run).docs.intersection(within))
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        postings = self.postings(run)
-        owner, name, boost = run.engine, self.name, self.boost
-        for docnum in docs:
-            out[docnum] += owner.score(name, postings, docnum, boost)
-
-    def size(self, run: _Run) -> int:
-        return len(self.postings(run).docs)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        yield self.name, self.term
-
-    def leaves(self) -> Iterator[_Term]:
-        yield self
-
-
-class _Phrase(_Node):
-    """Words in a row (after stop words are dropped, as in the index), checked on the
-    analysed text of the documents that hold them all."""
-
-    def __init__(self, name: str, words: Sequence[str], boost: float) -> None:
-        self.name, self.boost = name, boost
-        self.words = tuple(words)
-        self.parts = [_Term(name, word, 1.0) for word in dict.fromkeys(self.words)]
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found = set(within)
-        for part in sorted(self.parts, key=lambda part: part.size(run)):
-            found = part.match(run, found)
-            if not found:
-                return found
-        run.engine.tokens(run.conn, self.name, found)
-        analysed = run.engine.analysed
-        return {d for d in found if _has_phrase(analysed(self.name, d), self.words)}
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for word in self.words:  # whoosh's phrase scores the sum of its terms', repeats too
-            _Term(self.name, word, self.boost).score(run, docs, out)
-
-    def size(self, run: _Run) -> int:
-        return min(part.size(run) for part in self.parts)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for word in self.words:
-            yield self.name, word
-
-    def leaves(self) -> Iterator[_Term]:
-        return iter(self.parts)
-
-
-class _And(_Node):
-    def __init__(self, required: Sequence[_Node], excluded: Sequence[_Node] = ()) -> None:
-        self.required, self.excluded = list(required), list(excluded)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found = set(within) if not self.required else within
-        for node in sorted(self.required, key=lambda node: node.size(run)):
-            found = node.match(run, found)
-            if not found:
-                return set()
-        result = set(found)
-        for node in self.excluded:
-            result -= node.match(run, result)
-        return result
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for node in self.required:
-            node.score(run, docs, out)
-
-    def size(self, run: _Run) -> int:
-        if not self.required:
-            return run.engine.doccount
-        return min(node.size(run) for node in self.required)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for node in self.required:
-            yield from node.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for node in self.required:
-            yield from node.leaves()
-
-
-class _Or(_Node):
-    def __init__(self, options: Sequence[_Node]) -> None:
-        self.options = list(options)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found: set[int] = set()
-        for node in self.options:
-            found |= node.match(run, within)
-        return found
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for node in self.options:
-            mine = node.match(run, docs)
-            if mine:
-                node.score(run, mine, out)
-
-    def size(self, run: _Run) -> int:
-        return sum(node.size(run) for node in self.options)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for node in self.options:
-            yield from node.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for node in self.options:
-            yield from node.leaves()
-
-
-class _Coordinated(_Node):
-    """Any of the words, scored as whoosh's OrGroup.factory(0.9) did: documents with more
-    of the query's terms rank higher (the "SQR" coordination of whoosh's CoordMatcher)."""
-
-    def __init__(self, child: _Or, scale: float = 0.9) -> None:
-        self.child, self.scale = child, scale
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.child.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        share = dict.fromkeys(docs, 0.0)
-        self.child.score(run, docs, share)
-        # the term matchers of the tree (each as often as it occurs), by the documents they hold
-        held: dict[int, tuple[frozenset[int], int]] = {}
-        for leaf in self.child.leaves():
-            found = leaf.postings(run).docs
-            if found:
-                key = id(found)
-                held[key] = (found, held[key][1] + 1 if key in held else 1)
-        count = sum(times for _found, times in held.values())
-        for docnum, value in share.items():
-            if count <= 1:
-                out[docnum] += value
-                continue
-            matching = sum(times for found, times in held.values() if docnum in found)
-            bonus = (matching - 1) / (count - self.scale) ** 2
-            out[docnum] += (value + bonus) * ((count - 1) / count)
-
-    def size(self, run: _Run) -> int:
-        return self.child.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.child.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        return self.child.leaves()
-
-
-class _AndMaybe(_Node):
-    """Documents must match `required`; those that also match `bonus` score more."""
-
-    def __init__(self, required: _Node, bonus: _Node) -> None:
-        self.required, self.bonus = required, bonus
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.required.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        self.required.score(run, docs, out)
-        mine = self.bonus.match(run, docs)
-        if mine:
-            self.bonus.score(run, mine, out)
-
-    def size(self, run: _Run) -> int:
-        return self.required.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.required.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        return self.required.leaves()
-
-
-class _Repeated(_Node):
-    """A part of the query written more than once: it scores that many times."""
-
-    def __init__(self, child: _Node, times: int) -> None:
-        self.child, self.times = child, times
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.child.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        share = dict.fromkeys(docs, 0.0)
-        self.child.score(run, docs, share)
-        for docnum, value in share.items():
-            out[docnum] += value * self.times
-
-    def size(self, run: _Run) -> int:
-        return self.child.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.child.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for _ in range(self.times):
-            yield from self.child.leaves()
-
-
 def normalise_query(text: str) -> str:
     """Straight quotes and dashes; rule numbers as the index stores them (702.19B -> 702.19b)."""
     straight = fold(text).strip()
@@ -1607,237 +1395,6 @@ def checked_query(text: str) -> str:
     if not cleaned:
         raise BadSearchQuery("empty search query")
     return cleaned
-
-
-def parse(owner: Engine, text: str, *, any_word: bool = False) -> _Node | None:
-    """The query tree of a search: words must all match (with `any_word`, any of them) in
-    number, term or text; "phrases", AND, OR, NOT, ( ), prefix*, wild?card, fuzzy~ and
-    fuzzy~2. Plain words also score extra where they stand together, in that order.
-    None when nothing is left to search for (only stop words)."""
-    tokens = [
-        (kind, value)
-        for found in _LEX.finditer(text)
-        for kind, value in found.groupdict().items()
-        if value is not None
-    ]
-    node = _Parser(owner, tokens, any_word=any_word).parse()
-    if node is None or not _plain_words(text):
-        return node
-    words = stems(text)
-    if len(words) < 2:
-        return node
-    return _AndMaybe(node, _Phrase("text", words, PHRASE_BOOST))
-
-
-class _Parser:
-    """Recursive descent over the query's tokens: OR binds loosest, then AND (or nothing
-    between two words), then NOT; parentheses group."""
-
-    def __init__(self, owner: Engine, tokens: list[tuple[str, str]], *, any_word: bool) -> None:
-        self.engine, self.tokens, self.any_word = owner, tokens, any_word
-        self.at = 0
-        self.depth = 0
-
-    def parse(self) -> _Node | None:
-        node = self._or()
-        while self.at < len(self.tokens):  # a stray ")": skip it and go on
-            self.at += 1
-            more = self._or()
-            node = _all([node, more])
-        return node
-
-    def _peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def _operator(self) -> str | None:
-        token = self._peek()
-        if token and token[0] == "word" and token[1] in _OPERATORS - {"TO"}:
-            return token[1]
-        return None
-
-    def _or(self) -> _Node | None:
-        options = [self._spanned(self._and)]
-        while self._operator() == "OR":
-            self.at += 1
-            options.append(self._spanned(self._and))
-        kept = _merged(options)
-        if len(kept) <= 1:
-            return kept[0] if kept else None
-        return _Or(kept)
-
-    def _spanned(self, part: Callable[[], _Node | None]) -> tuple[tuple[Any, ...], _Node | None]:
-        """A part of the query and the tokens it was made of (equal tokens, equal nodes)."""
-        start = self.at
-        node = part()
-        return tuple(self.tokens[start : self.at]), node
-
-    def _and(self) -> _Node | None:
-        required: list[tuple[tuple[Any, ...], _Node | None]] = []
-        excluded: list[_Node] = []
-        bonus: list[_Node] = []
-        while (token := self._peek()) is not None and token[0] != "close":
-            operator = self._operator()
-            if operator == "OR":
-                break
-            if operator == "AND":
-                self.at += 1
-                continue
-            if operator in {"NOT", "ANDNOT", "ANDMAYBE"}:
-                self.at += 1
-                operand = self._unary()
-                if operand is not None:
-                    (bonus if operator == "ANDMAYBE" else excluded).append(operand)
-                continue
-            required.append(self._spanned(self._unary))
-        kept = _merged(required)
-        if self.any_word and not excluded and not bonus and len(kept) > 1:
-            return _Coordinated(_Or(kept))
-        if not kept and not excluded:
-            return None
-        found: _Node = kept[0] if len(kept) == 1 and not excluded else _And(kept, excluded)
-        for extra in bonus:
-            found = _AndMaybe(found, extra)
-        return found
-
-    def _unary(self) -> _Node | None:
-        token = self._peek()
-        if token is None:
-            return None
-        self.at += 1
-        kind, value = token
-        if kind == "word" and value == "NOT":
-            node = self._unary()
-            return _And([], [node]) if node is not None else None
-        if kind == "open":
-            self.depth += 1
-            if self.depth > MAX_NESTING:
-                raise BadSearchQuery(
-                    f"the search query nests parentheses more than {MAX_NESTING} deep"
-                )
-            node = self._or()
-            self.depth -= 1
-            if self._peek() == ("close", ")"):
-                self.at += 1
-            return node
-        if kind == "close":
-            return None
-        if kind == "phrase":
-            return _quoted(value)
-        return _word(self.engine, value)
-
-
-def _merged(parts: list[tuple[tuple[Any, ...], _Node | None]]) -> list[_Node]:
-    """The nodes, each once: a part written k times counts k times, as it did in whoosh,
-    but is matched and scored once ("damage damage damage" x 50 must stay cheap)."""
-    counts = Counter(key for key, node in parts if node is not None)
-    kept: list[_Node] = []
-    for key, node in parts:
-        times = counts.pop(key, 0)
-        if node is not None and times:
-            kept.append(node if times == 1 else _Repeated(node, times))
-    return kept
-
-
-def _all(nodes: Sequence[_Node | None]) -> _Node | None:
-    kept = [node for node in nodes if node is not None]
-    if len(kept) <= 1:
-        return kept[0] if kept else None
-    return _And(kept)
-
-
-def _word(owner: Engine, word: str) -> _Node | None:
-    """One word of the query: a rule number, a term, a word of the text."""
-    fuzzy = _FUZZY.fullmatch(word)
-    if fuzzy and fuzzy.group("word"):
-        return _fuzzy(owner, word, fuzzy)
-    if "*" in word or "?" in word:
-        return _pattern(owner, word)
-    words = stems(word)
-    options: list[_Node | None] = [
-        _all([_Term("number", n.lower(), FIELD_BOOSTS["number"]) for n in _NUMBER.findall(word)])
-    ]
-    if len(words) == 1:
-        options += [_Term("term", words[0], FIELD_BOOSTS["term"]), _Term("text", words[0], 1.0)]
-    elif words:
-        term_words = [_Term("term", stem, FIELD_BOOSTS["term"]) for stem in words]
-        options += [_And(term_words), _Phrase("text", words, 1.0)]
-    kept = [node for node in options if node is not None]
-    if len(kept) <= 1:
-        return kept[0] if kept else None
-    return _Or(kept)
-
-
-def _quoted(phrase: str) -> _Node | None:
-    """A "phrase": its words in a row, in the text or in the terms."""
-    words = stems(phrase)
-    if not words:
-        return None
-    if len(words) == 1:
-        options: list[_Node] = [_Term("term", words[0], 1.0), _Term("text", words[0], 1.0)]
-        numbers = _NUMBER.findall(phrase)
-        if len(numbers) == 1:
-            options.insert(0, _Term("number", numbers[0].lower(), 1.0))
-        return _Or(options)
-    return _Or([_Phrase("term", words, 1.0), _Phrase("text", words, 1.0)])
-
-
-def _fuzzy(owner: Engine, word: str, found: re.Match[str]) -> _Node | None:
-    """word~ (one edit), word~2 (two); the first letter must match (word~2/0: none need)."""
-    edits = int(found.group("edits") or 1)
-    if edits > MAX_FUZZY_EDITS:
-        raise BadSearchQuery(
-            f"{word!r} asks for {edits} edits; fuzzy matching allows at most"
-            f" {MAX_FUZZY_EDITS} (write word~ or word~2)"
-        )
-    prefix = int(found.group("prefix") or 1)
-    terms = owner.filters.terms()
-    parts: list[_Node] = []
-    for stem in stems(found.group("word")):
-        start = stem[:prefix]
-        choices = [term for term in terms if term.startswith(start)] if start else terms
-        near = set(_within(stem, choices, edits)) | {stem}
-        parts.append(_Or([_Term("text", known, 1.0) for known in sorted(near)]))
-    return _all(parts)
-
-
-def _pattern(owner: Engine, word: str) -> _Node:
-    """prefix* and wild?card*: the index terms they match, in number, term and text."""
-    letters = sum(1 for char in word if char not in "*?")
-    if letters < MIN_PATTERN_LETTERS:
-        raise BadSearchQuery(
-            f"{word!r} is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
-        )
-    lower = word.lower()
-    prefix_only = lower.endswith("*") and not _SYNTAX.search(lower[:-1])
-    options: list[_Node] = []
-    for name, boost in FIELD_BOOSTS.items():
-        if name == "number" and not re.search(r"\d", word):
-            continue  # every rule number has digits
-        if prefix_only:
-            starts = {lower[:-1]}
-            if name != "number":
-                starts |= set(stems(lower[:-1]))
-            found = {_text(t) for start in starts for t in owner.reader.expand_prefix(name, start)}
-        else:
-            found = _wildcard_terms(owner, name, lower)
-        if len(found) > MAX_EXPANSIONS:
-            raise BadSearchQuery(
-                f"{word!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
-            )
-        options += [_Term(name, term, boost) for term in sorted(found)]
-    return _Or(options)
-
-
-def _wildcard_terms(owner: Engine, name: str, pattern: str) -> set[str]:
-    literal = re.split(r"[*?]", pattern, maxsplit=1)[0]
-    parts = {"*": ".*", "?": "."}
-    regex = re.compile("".join(parts.get(char) or re.escape(char) for char in pattern))
-    if name == "text":  # the largest lexicon is in memory
-        terms: Iterable[str] = (t for t in owner.filters.terms() if t.startswith(literal))
-    else:
-        reader = owner.reader
-        terms = map(_text, reader.expand_prefix(name, literal) if literal else reader.lexicon(name))
-    return {text for text in terms if regex.fullmatch(text)}
 
 
 def _text(term: str | bytes) -> str:
