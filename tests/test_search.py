@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from rules_kb import search as core
+from rules_kb import search_index
 from tests.conftest import SHARED, ok_cli, run_cli
 
 RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
@@ -98,7 +99,7 @@ def test_an_ingest_updates_the_index_incrementally(
 ) -> None:
     # With 2 editions, a third touches most documents and a rebuild is cheaper; force the
     # incremental path that a database of many editions takes.
-    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    monkeypatch.setattr(search_index, "REBUILD_SHARE", 1.0)
     db = small_db(tmp_path, "2026-04-17", "2026-06-19")
     folder = core.index_dir(db)
     with sqlite3.connect(db) as conn:
@@ -416,7 +417,7 @@ def test_an_updated_index_answers_as_a_rebuilt_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two segments, deleted documents, the filters file of the new generation."""
-    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    monkeypatch.setattr(search_index, "REBUILD_SHARE", 1.0)
     db = small_db(tmp_path, "2026-04-17", "2026-06-19", index=True)
     ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json", "--no-index")
     rebuilt = tmp_path / "rebuilt.search"
