@@ -113,6 +113,10 @@ MAX_NESTING = 20
 MIN_PATTERN_LETTERS = 2
 MAX_EXPANSIONS = 1000
 MAX_CORRECTIONS = 8
+#: When nothing has every word, any of at most this many of them (the rarest) will do.
+MAX_ANY_WORDS = 24
+#: Plain words score extra where they stand together, for queries of up to this many.
+MAX_PHRASE_WORDS = 32
 #: Highlights: texts up to WHOLE_TEXT characters are shown whole; longer ones as up to
 #: two fragments of about FRAGMENT_CHARS around the densest matches.
 WHOLE_TEXT = 240
@@ -235,6 +239,7 @@ class Engine:
         self.filters = read_filters(folder, self.reader) or filters_from_index(folder, self.reader)
         self.parsers = {any_word: _parser(self.ix.schema, any_word) for any_word in (False, True)}
         self._bases: dict[Filters, set[int] | None] = {}
+        self._lexicons: dict[str, list[str]] = {}
 
     def close(self) -> None:
         """Release the index files."""
@@ -284,7 +289,7 @@ class Engine:
         """Whoosh's results of a query: the best `limit` documents of `base` (every
         document, if None), and how many matched. Whoosh's top-N shortcuts are off (block
         quality skipping, replacing matchers as the scores rise): they leave the number
-        of matches uncounted or wrong."""
+        of matches uncounted or wrong, and counting them apart costs a second pass."""
         collectors = whoosh_module("collectors")
         top = collectors.TopCollector(limit, usequality=False, replace=0)
         collector = top if base is None else collectors.FilterCollector(top, allow=base)
@@ -302,11 +307,41 @@ class Engine:
         if parsed is query.NullQuery or isinstance(parsed, query.qcore._NullQuery):
             return None
         self._check(parsed)
+        fuzzy = query.FuzzyTerm
+        parsed = parsed.accept(lambda node: self._near(node) if isinstance(node, fuzzy) else node)
+        if any_word and isinstance(parsed, query.Or) and len(parsed.subqueries) > MAX_ANY_WORDS:
+            parsed = query.Or(self._rarest(parsed.subqueries), scale=parsed.scale)
         if _plain_words(text):
             words = stems(text)
-            if len(words) >= 2:
+            if 2 <= len(words) <= MAX_PHRASE_WORDS:
                 parsed = query.AndMaybe(parsed, query.Phrase("text", words, boost=PHRASE_BOOST))
         return parsed
+
+    def _rarest(self, words: list[Any]) -> list[Any]:
+        """The MAX_ANY_WORDS parts of an any-word query found in the fewest documents (but
+        some), each once: a pasted page must not make Whoosh score every document by a
+        hundred words."""
+        reader = self.reader
+
+        def frequency(word: Any) -> int:
+            return sum(reader.doc_frequency(name, text) for name, text in word.iter_all_terms())
+
+        found = [(frequency(word), at, word) for at, word in enumerate(words)]
+        return [word for _n, _at, word in sorted(item for item in found if item[0])][:MAX_ANY_WORDS]
+
+    def _near(self, fuzzy: Any) -> Any:
+        """A FuzzyTerm as the OR of the field's terms within its edits (and its prefix),
+        each scored as a term: rapidfuzz over the field's terms, listed once, where
+        Whoosh's automaton over the term file took 100-600 ms a word."""
+        query = whoosh_module("query")
+        name, word = fuzzy.fieldname, fuzzy.text
+        terms = self._lexicons.get(name)
+        if terms is None:
+            terms = self._lexicons[name] = [_text(term) for term in self.reader.lexicon(name)]
+        start = word[: fuzzy.prefixlength]
+        choices = [term for term in terms if term.startswith(start)] if start else terms
+        near = sorted({word, *_within(word, choices, fuzzy.maxdist)})
+        return query.Or([query.Term(name, term, boost=fuzzy.boost) for term in near])
 
     def _check(self, parsed: Any) -> None:
         """BadSearchQuery for fuzziness beyond MAX_FUZZY_EDITS and for wildcards too broad."""

@@ -298,6 +298,37 @@ def test_fuzzy_term(full_db: Path) -> None:
     assert "702.2" in labels(found)[:3]
 
 
+def test_fuzzy_edits_and_prefix(index: Any, conn: sqlite3.Connection) -> None:
+    """word~ is one edit, word~2 two, both keeping the first letter; word~2/0 keeps none."""
+    latest = core.Filters(edition=LATEST)
+    one = index.search(conn, "trampel~", latest)
+    two = index.search(conn, "trample~2", latest)
+    free = index.search(conn, "trample~2/0", latest)
+    assert "702.19" in [hit.label for hit in one.hits][:3]
+    assert one.total < two.total < free.total
+    assert one.suggestion is None and one.match == "all"
+
+
+@pytest.mark.parametrize("query", ["{T}: Add", "[this object]", "trample^3", "player's graveyard"])
+def test_rule_text_punctuation_is_no_query_syntax(
+    index: Any, conn: sqlite3.Connection, query: str
+) -> None:
+    """Colons, brackets, carets and apostrophes, as rule texts have them, are not field
+    names, ranges, boosts or quotes: the words are searched."""
+    found = index.search(conn, query, core.Filters(edition=LATEST))
+    assert found.total > 0 and found.match == "all", query
+
+
+def test_filters_narrow_every_kind_of_query(index: Any, conn: sqlite3.Connection) -> None:
+    chapter = core.Filters(edition=LATEST, chapter="702")
+    for query in ["NOT trample", '"first strike"', "trample OR menace", "deathto*", "trampel~"]:
+        found = index.search(conn, query, chapter, limit=50)
+        assert found.hits, query
+        assert all(hit.label.startswith("702") for hit in found.hits), query
+    nothing = core.Filters(edition=LATEST, chapter="999")
+    assert index.search(conn, "damage", nothing).total == 0
+
+
 def test_mana_burn_across_editions(full_db: Path, conn: sqlite3.Connection) -> None:
     rules = search_json(full_db, '"mana burn"', "--all-editions", "--kind", "rule", "-n", "500")
     assert rules["edition"] is None and rules["total"] == len(rules["hits"]) > 0
