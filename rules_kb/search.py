@@ -326,7 +326,7 @@ class Engine:
         def frequency(word: Any) -> int:
             return sum(reader.doc_frequency(name, text) for name, text in word.iter_all_terms())
 
-        found = [(frequency(word), at, word) for at, word in enumerate(words)]
+        found = [(frequency(word), at, word) for at, word in enumerate(dict.fromkeys(words))]
         return [word for _n, _at, word in sorted(item for item in found if item[0])][:MAX_ANY_WORDS]
 
     def _near(self, fuzzy: Any) -> Any:
@@ -430,6 +430,8 @@ def _searcher() -> type:
 
         def narrow(self, allowed: set[int] | None) -> None:
             """Narrow the postings of the next searches to `allowed` (None: every document)."""
+            if allowed is self.narrowed:
+                return
             self.narrowed = allowed
             for sub, offset in self.subsearchers or []:
                 end = offset + sub.reader().doc_count_all()

@@ -351,9 +351,23 @@ def field_types() -> dict[str, type]:
             positions.setdefault(word, []).append(at)
         encode = self.format.encode
         return [
-            (word.encode(), len(where), len(where) * boost, encode(where))
+            (
+                word.encode(),
+                len(where),
+                len(where) * boost,
+                _once(where[0], encode) if len(where) == 1 else encode(where),
+            )
             for word, where in positions.items()
         ]
+
+    def _once(at: int, encode: Callable[[list[int]], bytes]) -> bytes:
+        """The format's encoding of one position (most postings), made once per position."""
+        found = single.get(at)
+        if found is None:
+            found = single[at] = encode([at])
+        return found
+
+    single: dict[int, bytes] = {}
 
     def init(self: Any, field_boost: float = 1.0) -> None:
         fields.TEXT.__init__(
