@@ -1,85 +1,108 @@
-"""The Whoosh full-text index: build, incremental update, query.
+"""Full-text search over the Whoosh index (see :mod:`rules_kb.search_index`).
 
-Each distinct text is indexed once: a document is one (kind, number or term, text,
-typography aside) with the editions that carried it, so all 134 editions make about
-20,500 documents rather than 380,000 rows. The index lives in a folder beside the
-database (``rules.db`` -> ``rules.db.search/``) and records the content stamp it was
-built from; :func:`ensure_index` brings a stale or missing index up to date before a
-query, and :func:`answer` checks the stamp again after it, so a search never answers
-from an index that disagrees with the database.
+Queries are Whoosh's from end to end: parsed by ``whoosh.qparser`` (a MultifieldParser
+over rule numbers, terms and text with their field boosts; words, "phrases",
+AND/OR/NOT, parentheses, prefix*, wild?cards, and fuzzy~, fuzzy~2 and fuzzy~2/0 by a
+FuzzyTermPlugin whose first letter must match unless told otherwise), matched and
+scored with BM25F by a Whoosh searcher. Every word must match; a plain query of words
+also scores extra where they stand together (a Whoosh phrase, ANDMAYBE); misspelled
+words are corrected first (did-you-mean, from the word list of the filters file); when
+nothing has every word, the words of a question are left out, then any word will do
+(Whoosh's OrGroup, where documents with more of the words rank higher).
 
-What the index holds, and what it does not:
-
-- Whoosh postings with frequencies (no positions) for the stemmed ``text`` and
-  ``term`` fields and for rule numbers, in separate (not compound) segment files.
-- Stored per document, only to be read back by an update: its key, the text's id in
-  the database, its glossary names, and its editions as a bit mask over the index's
-  own list of edition dates. The text itself is read from the database, in the
-  caller's read transaction.
-- Beside the segments, a ``filters.<generation>`` file, memory-mapped by searches: for
-  every edition, kind, section and chapter the sorted document numbers that belong to
-  it; each document's record (kind, label, editions, text id, names); the words of the
-  texts with their counts, for spelling; the text field's terms, for fuzzy~ queries. A
-  filter is then one small array, not a posting list per edition (those were 40% of
-  all postings and most of the build).
-
-Queries are parsed here (words, "phrases", AND/OR/NOT, parentheses, prefix*,
-wild?cards, fuzzy~ and fuzzy~2) and evaluated over Whoosh's postings with set
-algebra restricted to the filter first, scored with Whoosh's BM25F formula. Phrases
-are checked on the database text of the few documents that hold every word of
-them, analysed exactly as the index analysed it. An :class:`Engine` keeps the open
-index, the decoded postings and the analysed texts for the life of a process.
+A filter (edition, kind, section, chapter) is a set of document numbers from the
+memory-mapped filters file: it narrows each term's postings before Whoosh combines
+them, so phrases and intersections are checked on one edition's documents, and it is
+Whoosh's collector filter too. Hits read their text from the database, in the
+caller's read transaction, and are highlighted from it; :func:`answer` checks the
+index's stamp after the search, so a search never answers from an index that
+disagrees with the database. An :class:`Engine` keeps the open searcher, its parsers
+and the filter sets for the life of a process; it is reopened when the index folder
+changes.
 
 Whoosh is imported lazily, in functions: a cold `rules-kb rule` never pays for it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import os
 import re
-import shutil
 import sqlite3
-import sys
 import threading
-import time
-import zlib
-from array import array
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from heapq import nlargest
-from itertools import accumulate, repeat
-from math import log
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
-from rules_kb.typography import fold, plain
+from rules_kb.search_index import (
+    EDITIONS_FILE as EDITIONS_FILE,
+)
+from rules_kb.search_index import (
+    FIELD_BOOSTS,
+    TOKEN,
+    Reader,
+    field_types,
+    filters_from_index,
+    mask_bits,
+    read_filters,
+    read_texts,
+    reading,
+    stamp_of,
+    stem,
+    whoosh_module,
+)
+from rules_kb.search_index import (
+    FORMAT_FILE as FORMAT_FILE,
+)
+from rules_kb.search_index import (
+    ORPHAN_SECONDS as ORPHAN_SECONDS,
+)
+from rules_kb.search_index import (
+    STAMP_FILE as STAMP_FILE,
+)
+from rules_kb.search_index import (
+    Document as Document,
+)
+from rules_kb.search_index import (
+    Kind as Kind,
+)
+from rules_kb.search_index import (
+    UpdateReport as UpdateReport,
+)
+from rules_kb.search_index import (
+    build as build,
+)
+from rules_kb.search_index import (
+    clean_staging as clean_staging,
+)
+from rules_kb.search_index import (
+    content_stamp as content_stamp,
+)
+from rules_kb.search_index import (
+    document_sources as document_sources,
+)
+from rules_kb.search_index import (
+    documents as documents,
+)
+from rules_kb.search_index import (
+    ensure_index as ensure_index,
+)
+from rules_kb.search_index import (
+    index_dir as index_dir,
+)
+from rules_kb.search_index import (
+    is_fresh as is_fresh,
+)
+from rules_kb.search_index import (
+    stems as stems,
+)
+from rules_kb.typography import fold
 
-# whoosh3's annotations are partial: its objects are typed loosely here.
-Index = Any
-Reader = Any
-
-Kind = Literal["rule", "example", "glossary"]
 Match = Literal["all", "most", "any"]
-KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
-STAMP_FILE = "stamp"
-EDITIONS_FILE = "editions"
-FILTERS_FILE = "filters"
-FORMAT_FILE = "format"
-#: 2: no positions, no stored text, editions as masks, the filters file (rules-kb 0.2).
-INDEX_FORMAT = "2"
-WRITER_MB = 256
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
-FIELD_BOOSTS = {"number": 6.0, "term": 2.0, "text": 1.0}
-# A judge searching for a keyword wants the rule first; the glossary entry next.
-HEADINGS = {"section", "chapter", "rule"}
-KIND_BOOSTS: dict[str, float] = {"rule": 1.0, "example": 0.7, "glossary": 0.35}
-# When more than this share of the documents must change, a full rebuild is faster.
-REBUILD_SHARE = 0.5
 PHRASE_BOOST = 2.0
 #: Whoosh's BM25F defaults, which the scores have always used.
 BM25_B, BM25_K1 = 0.75, 1.2
@@ -90,27 +113,20 @@ MAX_NESTING = 20
 MIN_PATTERN_LETTERS = 2
 MAX_EXPANSIONS = 1000
 MAX_CORRECTIONS = 8
+#: When nothing has every word, any of at most this many of them (the rarest) will do.
+MAX_ANY_WORDS = 24
+#: Plain words score extra where they stand together, for queries of up to this many.
+MAX_PHRASE_WORDS = 32
 #: Highlights: texts up to WHOLE_TEXT characters are shown whole; longer ones as up to
 #: two fragments of about FRAGMENT_CHARS around the densest matches.
 WHOLE_TEXT = 240
 FRAGMENT_CHARS = 200
 CONTEXT_CHARS = 50
 FRAGMENTS = 2
-#: A staging folder of a build whose name carries no process id (made by an older
-#: rules-kb) is removed once it has not been touched for this long.
-ORPHAN_SECONDS = 3600.0
 MAX_ENGINES = 4
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
-_CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
 _SYNTAX = re.compile(r"[*?~]")
-#: Whoosh's RegexTokenizer default, which StemmingAnalyzer uses.
-_TOKEN = re.compile(r"\w+(?:\.?\w+)*")
-#: Only rule numbers reach the number field: "from" must not turn into number:from.
-_NUMBER_PATTERN = r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b"
-_NUMBER = re.compile(_NUMBER_PATTERN)
-_FUZZY = re.compile(r"(?P<word>.*?)~(?P<edits>\d*)(?:/(?P<prefix>\d+))?")
-_LEX = re.compile(r'\s*(?:(?P<open>\()|(?P<close>\))|"(?P<phrase>[^"]*)"?|(?P<word>[^\s()"]+))')
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"}
 #: Words of a question asked in plain English ("what happens when a player concedes"):
 #: the rules rarely contain them next to the words that matter.
@@ -119,28 +135,6 @@ _QUESTION_WORDS = {
     "who", "whom", "whose", "where", "is", "are", "was", "were", "can", "could", "should",
     "would", "i", "my", "me", "if", "there", "it", "its", "a", "an", "the",
 }  # fmt: skip
-
-
-class Document(NamedTuple):
-    """One distinct text as indexed (a named tuple: cheaper to define than a slotted
-    dataclass, and a cold search defines it)."""
-
-    key: str
-    """Unique id: kind, number or term, and a digest of the text."""
-    kind: Kind
-    """rule (sections, chapters, rules, subrules), example or glossary."""
-    label: str
-    """The rule number (for rules and examples) or the glossary term."""
-    text: str
-    """The text as stored (its newest variant)."""
-    editions: tuple[str, ...]
-    """The edition dates that carried this text under this label, oldest first."""
-    aliases: tuple[str, ...] = ()
-    """Glossary terms whose definition cites this rule version."""
-    heading: bool = False
-    """A section, chapter or rule: a short text without a full stop is its title."""
-    text_id: int = 0
-    """The id of `text` in the database's texts table."""
 
 
 class Hit(NamedTuple):
@@ -219,926 +213,37 @@ class Results(NamedTuple):
         }
 
 
-class UpdateReport(NamedTuple):
-    """What ensure_index did."""
-
-    action: Literal["fresh", "built", "updated"] = "fresh"
-    added: int = 0
-    """New documents."""
-    changed: int = 0
-    """Documents rewritten because their list of editions changed."""
-    removed: int = 0
-    documents: int = 0
-    """How many documents the index holds now."""
-    seconds: float = 0.0
-
-
-def _whoosh(module: str) -> Any:
-    """A whoosh module, imported on first use (a cold lookup never pays for it)."""
-    return importlib.import_module(f"whoosh.{module}")
-
-
-# the database side -----------------------------------------------------------------
-
-
-def index_dir(database: Path) -> Path:
-    """The index folder beside a database file."""
-    return database.with_name(database.name + ".search")
-
-
-@contextmanager
-def reading(conn: sqlite3.Connection) -> Iterator[None]:
-    """Every read inside sees one state of the database: the caller's transaction if it
-    has one open, else a read transaction begun (and ended) here."""
-    if conn.in_transaction:
-        yield
-        return
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        conn.rollback()
-
-
-def content_stamp(conn: sqlite3.Connection) -> str:
-    """The database's stamp plus a digest of its editions, so a new database is never fresh."""
-    row = conn.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
-    digest = hashlib.sha256()
-    for date, sha in conn.execute("SELECT date, content_sha256 FROM editions ORDER BY date"):
-        digest.update(f"{date} {sha}\n".encode())
-    return f"{row[0] if row else 0}:{digest.hexdigest()[:16]}"
-
-
-_DOCUMENT_QUERIES: dict[Kind, str] = {
-    "rule": """
-        SELECT r.number, r.text_id, group_concat(e.date, ' '), max(r.kind)
-        FROM rules r JOIN editions e ON e.id = r.edition_id
-        GROUP BY r.number, r.text_id""",
-    "example": """
-        SELECT r.number, x.text_id, group_concat(DISTINCT e.date), 'example'
-        FROM examples x
-        JOIN rules r ON r.edition_id = x.edition_id AND r.seq = x.rule_seq
-        JOIN editions e ON e.id = x.edition_id
-        GROUP BY r.number, x.text_id""",
-    "glossary": """
-        SELECT g.term, g.text_id, group_concat(DISTINCT e.date), 'glossary'
-        FROM glossary g JOIN editions e ON e.id = g.edition_id
-        GROUP BY g.term, g.text_id""",
-}
-
-
-class Source(NamedTuple):
-    """Where one document's text comes from in the database."""
-
-    editions: tuple[str, ...]
-    """The edition dates that carried it, oldest first."""
-    text_ids: tuple[int, ...]
-    """Its stored variants (differing only in typography), the newest edition's last."""
-    heading: bool
-    """A section, chapter or rule, whose short text may be a title."""
-
-
-def document_sources(conn: sqlite3.Connection) -> dict[str, Source]:
-    """Every document the database implies: one per kind, label and text (up to typography)."""
-    texts = {
-        int(text_id): str(text) for text_id, text in conn.execute("SELECT id, text FROM texts")
-    }
-    digests: dict[int, str] = {}
-    groups: dict[str, tuple[set[str], list[tuple[str, int]], bool]] = {}
-    for kind, sql in _DOCUMENT_QUERIES.items():
-        for label, text_id, dates, node in conn.execute(sql):
-            digest = digests.get(text_id)
-            if digest is None:
-                digest = digests[text_id] = _digest(texts[int(text_id)])
-            key = f"{kind}\x1f{label}\x1f{digest}"
-            days, variants, _heading = groups.setdefault(key, (set(), [], node in HEADINGS))
-            found = set(re.split(r"[ ,]", dates))
-            days |= found
-            variants.append((max(found), int(text_id)))
-    return {
-        key: Source(tuple(sorted(days)), tuple(i for _day, i in sorted(variants)), heading)
-        for key, (days, variants, heading) in groups.items()
-    }
-
-
-def _digest(text: str) -> str:
-    """A digest of the text with typography and spacing normalised."""
-    return hashlib.blake2b(plain(text).encode(), digest_size=10).hexdigest()
-
-
-def _texts(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
-    wanted = sorted(set(ids))
-    found: dict[int, str] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = conn.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", chunk)
-        found.update((int(text_id), str(text)) for text_id, text in rows)
-    return found
-
-
-def documents(conn: sqlite3.Connection, sources: dict[str, Source]) -> Iterator[Document]:
-    """The documents for these sources, with the newest variant of their text."""
-    texts = _texts(conn, (source.text_ids[-1] for source in sources.values()))
-    names = cited_by_terms(conn)
-    for key, source in sources.items():
-        kind, label, _digest = key.split("\x1f")
-        aliases: set[str] = set()
-        if kind != "glossary":
-            for text_id in source.text_ids:
-                aliases |= names.get((label, text_id), set())
-        text_id = source.text_ids[-1]
-        yield Document(
-            key,
-            _as_kind(kind),
-            label,
-            texts[text_id],
-            source.editions,
-            tuple(sorted(aliases)),
-            source.heading,
-            text_id,
-        )
-
-
-def cited_by_terms(conn: sqlite3.Connection) -> dict[tuple[str, int], set[str]]:
-    """(rule number, text id) -> the glossary terms whose definition cites that rule version.
-
-    "Copiable Values ... See rules 613.2, 707.2" makes 707.2 answer "copiable values".
-    """
-    versions: dict[tuple[int, str], int] = {
-        (int(edition_id), str(number)): int(text_id)
-        for edition_id, number, text_id in conn.execute(
-            "SELECT edition_id, number, text_id FROM rules"
-        )
-    }
-    cited: dict[int, list[str]] = {}
-    names: dict[tuple[str, int], set[str]] = {}
-    rows = conn.execute(
-        "SELECT g.edition_id, g.term, g.text_id, t.text FROM glossary g"
-        " JOIN texts t ON t.id = g.text_id"
-    )
-    for edition_id, term, text_id, text in rows:
-        if text_id not in cited:
-            cited[text_id] = _CITED.findall(text)
-        for number in cited[text_id]:
-            version = versions.get((int(edition_id), number))
-            if version is not None:
-                names.setdefault((number, version), set()).add(str(term))
-    return names
-
-
-def _as_kind(value: str) -> Kind:
-    for kind in KINDS:
-        if kind == value:
-            return kind
-    raise ValueError(value)
-
-
-def _dates(conn: sqlite3.Connection) -> list[str]:
-    return [str(date) for (date,) in conn.execute("SELECT date FROM editions ORDER BY date")]
-
-
-# analysis --------------------------------------------------------------------------
-
-_STEMS: dict[str, str] = {}
-_STOP: frozenset[str] = frozenset()
-_PORTER: Callable[[str], str] | None = None
-
-
-def _stem(lower: str) -> str:
-    """The index term of one lowercased token, or "" when the analyzer drops it."""
-    global _PORTER, _STOP
-    found = _STEMS.get(lower)
-    if found is not None:
-        return found
-    if _PORTER is None:
-        _PORTER = _whoosh("lang.porter").stem
-        _STOP = frozenset(_whoosh("analysis.filters").STOP_WORDS)
-    stem = "" if len(lower) < 2 or lower in _STOP else str(_PORTER(lower))
-    if len(_STEMS) > 200_000:  # hostile queries must not grow it without end
-        _STEMS.clear()
-    _STEMS[lower] = stem
-    return stem
-
-
-def _lowered(text: str) -> list[str]:
-    """The text's tokens, lowercased (the whole text at once where that splits it the same:
-    only "İ" grows when lowercased)."""
-    if "\u0130" in text:
-        return [token.lower() for token in _TOKEN.findall(text)]
-    return _TOKEN.findall(text.lower())
-
-
-def _stems_of(tokens: list[str]) -> list[str]:
-    for token in set(tokens).difference(_STEMS):
-        _stem(token)
-    return [stem for stem in map(_STEMS.__getitem__, tokens) if stem]
-
-
-def stems(text: str) -> list[str]:
-    """The index terms of a text in order: what whoosh's StemmingAnalyzer yields (its
-    tokenizer, lowercase, stop words, words of two letters or more, Porter stems),
-    without its per-token objects. Phrases count positions in this list."""
-    return _stems_of(_lowered(text))
-
-
-def _marks(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
-    """(start, end) of every token of the text whose index term is one of `terms`.
-
-    A stem keeps the first two letters of its word (Porter changes endings only), so the
-    tokens that cannot match are not stemmed at all."""
-    starts = {term[:2] for term in terms} if all(len(term) > 1 for term in terms) else None
-    marks = []
-    for found in _TOKEN.finditer(text):
-        lower = found.group().lower()
-        if (starts is None or lower[:2] in starts) and _stem(lower) in terms:
-            marks.append((found.start(), found.end()))
-    return marks
-
-
-def _has_phrase(tokens: Sequence[str], words: Sequence[str]) -> bool:
-    """Whether `words` occur consecutively in `tokens`."""
-    size = len(words)
-    first = words[0]
-    start = 0
-    while True:
-        try:
-            at = tokens.index(first, start)
-        except ValueError:
-            return False
-        if tuple(tokens[at : at + size]) == tuple(words):
-            return True
-        start = at + 1
-
-
-# the index -------------------------------------------------------------------------
-
-_TYPES: dict[str, type] = {}
-
-
-def _field_types() -> dict[str, type]:
-    """rules-kb's whoosh field types, made on first use (the schema refers to them by name).
-
-    StemmedText indexes what `stems` yields (or a list of stems made by it), with
-    frequencies and no positions, so that the index and the phrase and highlight checks
-    can never analyse a text differently.
-    """
-    if _TYPES:
-        return _TYPES
-    fields, analysis, system = _whoosh("fields"), _whoosh("analysis"), _whoosh("system")
-    packed = [system.pack_uint(count) for count in range(64)]
-
-    def index(self: Any, value: Any, **_kwargs: Any) -> list[tuple[bytes, int, float, bytes]]:
-        """(term, frequency, weight, value) per term: `value` is a text or its stems."""
-        boost = self.format.field_boost
-        counts = Counter(stems(value) if isinstance(value, str) else value)
-        pack = system.pack_uint
-        return [
-            (word.encode(), count, count * boost, packed[count] if count < 64 else pack(count))
-            for word, count in counts.items()
-        ]
-
-    def init(self: Any, field_boost: float = 1.0) -> None:
-        fields.TEXT.__init__(
-            self, analyzer=analysis.StemmingAnalyzer(), phrase=False, field_boost=field_boost
-        )
-
-    stemmed = type(
-        "StemmedText",
-        (fields.TEXT,),
-        {"__init__": init, "index": index, "__module__": __name__, "__qualname__": "StemmedText"},
-    )
-    globals()["StemmedText"] = stemmed  # where pickle finds it when the schema is read back
-    _TYPES["StemmedText"] = stemmed
-    return _TYPES
-
-
-def schema() -> Any:
-    """The index schema: boosted rule numbers and terms, stemmed text; what the filters
-    file needs of each document, stored to be read back after an update."""
-    analysis, fields = _whoosh("analysis"), _whoosh("fields")
-    stemmed = _field_types()["StemmedText"]
-    numbers = analysis.RegexTokenizer(_NUMBER_PATTERN) | analysis.LowercaseFilter()
-    return fields.Schema(
-        number=fields.TEXT(analyzer=numbers, phrase=False, field_boost=FIELD_BOOSTS["number"]),
-        term=stemmed(field_boost=FIELD_BOOSTS["term"]),
-        text=stemmed(),
-        # (key, text id, editions mask, names): one stored value costs a build less than four
-        doc=fields.STORED(),
-    )
-
-
-#: Postings per block, and zlib's level for them (whoosh3: 128 and 3).
-BLOCK_POSTINGS = 128
-BLOCK_COMPRESSION = 3
-
-
-def _codec() -> Any:
-    """Whoosh's codec, without the per-posting field lengths it records for block-quality
-    skipping: the engine never skips by quality, and looking them up was a fifth of a build."""
-    codec = _whoosh("codec.whoosh3").W3Codec(
-        blocklimit=BLOCK_POSTINGS, compression=BLOCK_COMPRESSION
-    )
-    codec.length_stats = False
-    return codec
-
-
-def _bits(mask: int) -> list[int]:
-    """The positions of the bits set in a mask, lowest first."""
-    return [at for at, bit in enumerate(reversed(f"{mask:b}")) if bit == "1"]
-
-
-def _fields(document: Document, ordinals: dict[str, int]) -> tuple[dict[str, Any], _Row]:
-    """The whoosh fields of a document, and its row for the filters file (numbered 0)."""
-    values: dict[str, Any] = {"text": document.text, "_boost": KIND_BOOSTS[document.kind]}
-    names = ""
-    if document.kind == "glossary":
-        values["term"] = names = document.label
-    else:
-        titles = ([document.text] if _is_title(document) else []) + list(document.aliases)
-        if titles:
-            values["term"] = names = "\n".join(titles)
-        values["number"] = document.label
-    bits = [ordinals[day] for day in document.editions]
-    row = _Row(0, document.key, sum(1 << bit for bit in bits), document.text_id, names)
-    row.ordinals = bits
-    values["doc"] = (row.key, row.text_id, row.mask, row.names)
-    return values, row
-
-
-def _is_title(document: Document) -> bool:
-    """A heading ("702.19 Trample", "704. State-Based Actions") acts as a term: it names a rule."""
-    text = document.text
-    return document.heading and len(text) <= 60 and not text.endswith(".")
-
-
-class _Row:
-    """What the filters file keeps of one document.
-
-    (Internal records are plain classes: a slotted dataclass costs a cold search about a
-    millisecond and a half to define.)"""
-
-    __slots__ = ("docnum", "key", "mask", "names", "ordinals", "text_id")
-
-    def __init__(self, docnum: int, key: str, mask: int, text_id: int, names: str = "") -> None:
-        self.docnum, self.key, self.mask, self.text_id, self.names = (
-            docnum, key, mask, text_id, names
-        )  # fmt: skip
-        self.ordinals: list[int] = []
-        """The bits of `mask`, when known already."""
-
-
-def _write(
-    ix: Index,
-    docs: Iterable[Document],
-    removed: Iterable[int],
-    tick: Callable[[int], None],
-    *,
-    ordinals: dict[str, int],
-    words: Counter[str],
-    counted: Container[str] | None = None,
-) -> list[_Row]:
-    """Delete documents (by number) and add documents, in one commit: readers never see
-    half of it. Counts the words of the documents (of those whose keys are `counted`, if
-    given) into `words`.
-
-    Returns the rows of what was added, numbered in the order of adding (the numbers of a
-    fresh index; after an update the caller reads them back, since a merge may renumber)."""
-    LockError = _whoosh("writing").LockError
-
-    try:
-        # Separate files, not one compound file: whoosh copies every part of a compound
-        # segment into memory when it opens it, which a cold search would pay for.
-        writer = ix.writer(timeout=30.0, limitmb=WRITER_MB, codec=_codec(), compound=False)
-    except LockError as error:
-        raise SearchIndexError(f"the search index {ix.storage} is locked: {error}") from error
-    rows: list[_Row] = []
-    try:
-        for docnum in removed:
-            writer.delete_document(docnum)
-        for count, document in enumerate(docs, 1):
-            tokens = _lowered(document.text)
-            values, row = _fields(document, ordinals)
-            values["text"] = _stems_of(tokens)  # analysed once, for the index and the words
-            writer.add_document(**values)
-            row.docnum = count - 1
-            rows.append(row)
-            if counted is None or document.key in counted:
-                words.update(tokens)
-                if document.kind == "glossary":
-                    words.update(_lowered(document.label))
-            if count % 500 == 0:
-                tick(500)
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()  # an update adds a small segment; whoosh merges small ones itself
-    return rows
-
-
-def _stored_rows(reader: Reader) -> list[_Row]:
-    """Every live document's row, read back from the index."""
-    rows = []
-    for docnum, stored in reader.iter_docs():
-        key, text_id, mask, names = stored["doc"]
-        rows.append(_Row(docnum, str(key), int(mask), int(text_id), str(names)))
-    return rows
-
-
-# the filters file ------------------------------------------------------------------
-
-_FILTERS_MAGIC = b"rules-kb filters 1\n"
-
-
-def _sets_of(rows: Iterable[_Row], dates: Sequence[str]) -> dict[str, list[int]]:
-    """Document numbers by edition ("e:2026-08-07"), kind, section and chapter, and "all"."""
-    sets: dict[str, list[int]] = {"all": []}
-    for row in sorted(rows, key=lambda row: row.docnum):
-        kind, label, _digest = row.key.split("\x1f")
-        names = ["all", f"k:{kind}"]
-        if kind != "glossary":
-            names.append(f"s:{label[:1]}")
-            if len(label) >= 3:
-                names.append(f"c:{label[:3]}")
-        names.extend(f"e:{dates[bit]}" for bit in row.ordinals or _bits(row.mask))
-        for name in names:
-            sets.setdefault(name, []).append(row.docnum)
-    return sets
-
-
-def _pack(numbers: Sequence[int]) -> bytes:
-    deltas = array("I", (b - a for a, b in zip([0, *numbers], numbers, strict=False)))
-    return zlib.compress(deltas.tobytes(), 6)
-
-
-def _unpack(blob: bytes) -> list[int]:
-    deltas = array("I")
-    deltas.frombytes(zlib.decompress(blob))
-    return list(accumulate(deltas))
-
-
-def _records(rows: list[_Row], doccount: int) -> tuple[bytes, array[int]]:
-    """Each document's kind, label, editions, text id and names, in document order, and
-    where each starts: what a hit needs, without whoosh's stored fields (reading those
-    loads an offset per document first)."""
-    encoded = [b""] * doccount
-    for row in rows:
-        kind, label, _digest = row.key.split("\x1f")
-        fields = (kind, label, f"{row.mask:x}", str(row.text_id), row.names)
-        encoded[row.docnum] = "\x1f".join(fields).encode()
-    offsets = array("I", accumulate((len(record) for record in encoded), initial=0))
-    return b"".join(encoded), offsets
-
-
-def _write_filters(
-    folder: Path,
-    generation: int,
-    doccount: int,
-    dates: Sequence[str],
-    rows: list[_Row],
-    lexicon: tuple[Counter[str], Iterable[str]],
-) -> None:
-    """Write filters.<generation> (atomically) and drop those older than the one before it.
-
-    `lexicon`: the words of the texts with their counts (spelling suggestions pick the
-    most frequent near word) and the index terms of the text field (for fuzzy~ terms)."""
-    words, terms = lexicon
-    blobs: list[bytes] = []
-    offsets: dict[str, list[int]] = {}
-    position = 0
-    packed = {name: _pack(numbers) for name, numbers in _sets_of(rows, dates).items()}
-    records, starts = _records(rows, doccount)
-    packed["#records"] = records
-    packed["#offsets"] = starts.tobytes()
-    spelled = "\n".join(f"{word} {n}" for word, n in sorted(words.items()) if word.isalpha())
-    packed["#words"] = zlib.compress(spelled.encode(), 6)
-    packed["#terms"] = zlib.compress("\n".join(sorted(terms)).encode(), 6)
-    for name, blob in packed.items():
-        offsets[name] = [position, len(blob)]
-        blobs.append(blob)
-        position += len(blob)
-    lines = [
-        f"{generation} {doccount} {starts.itemsize} {sys.byteorder}",
-        " ".join(dates),
-        *(f"{name} {start} {length}" for name, (start, length) in offsets.items()),
-    ]
-    header = "\n".join(lines).encode()
-    target = folder / f"{FILTERS_FILE}.{generation}"
-    partial = folder / f"{FILTERS_FILE}.{generation}.{os.getpid()}.part"
-    with partial.open("wb") as out:
-        out.write(_FILTERS_MAGIC + len(header).to_bytes(4, "big") + header)
-        out.writelines(blobs)
-    partial.replace(target)
-    for old in folder.glob(f"{FILTERS_FILE}.*"):
-        suffix = old.name.split(".")[1]
-        if suffix.isdigit() and int(suffix) < generation - 1 and old.suffix != ".part":
-            old.unlink(missing_ok=True)
-
-
-class _Record:
-    """What a hit, or a phrase check, needs of one document."""
-
-    __slots__ = ("kind", "label", "mask", "names", "text_id")
-
-    def __init__(self, kind: Kind, label: str, mask: int, text_id: int, names: str) -> None:
-        self.kind, self.label, self.mask, self.text_id, self.names = (
-            kind, label, mask, text_id, names
-        )  # fmt: skip
-
-
-class _Filters:
-    """The filters file of one index generation, mapped into memory and decoded on demand
-    (a search reads a few of its pieces: one edition's documents, ten records)."""
-
-    __slots__ = ("_terms", "_words", "blobs", "data", "dates", "offsets", "records", "sets")
-
-    def __init__(
-        self,
-        dates: tuple[str, ...],
-        data: Any,
-        blobs: dict[str, tuple[int, int]],
-        sets: dict[str, frozenset[int]] | None = None,
-    ) -> None:
-        """`data`: bytes or a memory map; `blobs`: where each piece of it starts, and its size."""
-        self.dates, self.data, self.blobs = dates, data, blobs
-        self.sets = sets or {}
-        self.offsets = array("I")
-        self.offsets.frombytes(self._blob("#offsets"))
-        self.records = blobs.get("#records", (0, 0))[0]
-        self._words: dict[str, int] | None = None
-        self._terms: list[str] | None = None
-
-    def close(self) -> None:
-        if hasattr(self.data, "close"):
-            self.data.close()
-
-    def _blob(self, name: str) -> bytes:
-        start, size = self.blobs.get(name, (0, 0))
-        return bytes(self.data[start : start + size])
-
-    def _text(self, name: str) -> list[str]:
-        blob = self._blob(name)
-        return zlib.decompress(blob).decode().split("\n") if blob else []
-
-    def words(self) -> dict[str, int]:
-        """The words of the texts and how often they occur."""
-        if self._words is None:
-            pairs = (line.rpartition(" ") for line in self._text("#words") if line)
-            self._words = {word: int(count) for word, _, count in pairs}
-        return self._words
-
-    def terms(self) -> list[str]:
-        """The text field's index terms, sorted."""
-        if self._terms is None:
-            self._terms = self._text("#terms")
-        return self._terms
-
-    def docs(self, name: str) -> frozenset[int]:
-        """The documents of one edition ("e:2026-08-07"), kind, section, chapter or "all"."""
-        found = self.sets.get(name)
-        if found is None:
-            blob = self._blob(name)
-            found = self.sets[name] = frozenset(_unpack(blob) if blob else ())
-        return found
-
-    def _record(self, docnum: int) -> bytes:
-        start, end = self.offsets[docnum], self.offsets[docnum + 1]
-        return bytes(self.data[self.records + start : self.records + end])
-
-    def record(self, docnum: int) -> _Record:
-        kind, label, mask, text_id, names = self._record(docnum).decode().split("\x1f")
-        return _Record(_as_kind(kind), label, int(mask, 16), int(text_id), names)
-
-    def text_id(self, docnum: int) -> int:
-        return int(self._record(docnum).split(b"\x1f", 4)[3])
-
-
-def _read_filters(folder: Path, reader: Reader) -> _Filters | None:
-    """The filters file for the reader's generation, or None if it is missing or foreign."""
-    import mmap
-
-    try:
-        with (folder / f"{FILTERS_FILE}.{reader.generation()}").open("rb") as file:
-            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-    try:
-        if data[: len(_FILTERS_MAGIC)] != _FILTERS_MAGIC:
-            raise ValueError("not a filters file")
-        start = len(_FILTERS_MAGIC) + 4
-        size = int.from_bytes(data[start - 4 : start], "big")
-        first, dates, *names = data[start : start + size].decode().split("\n")
-        _generation, doccount, itemsize, byteorder = first.split(" ")
-        if (
-            int(doccount) != reader.doc_count_all()
-            or int(itemsize) != array("I").itemsize
-            or byteorder != sys.byteorder
-        ):
-            raise ValueError("made for another index")
-        base = start + size
-        blobs = {}
-        for line in names:
-            name, offset, length = line.split(" ")
-            blobs[name] = (base + int(offset), int(length))
-        return _Filters(tuple(dates.split()), data, blobs)
-    except (ValueError, KeyError):
-        data.close()
-        return None
-
-
-def _filters_from_index(folder: Path, reader: Reader) -> _Filters:
-    """The filters, computed from the stored fields (when the file is missing: slower)."""
-    dates = _index_dates(folder)
-    rows = _stored_rows(reader)
-    records, offsets = _records(rows, reader.doc_count_all())
-    sets = {name: frozenset(numbers) for name, numbers in _sets_of(rows, dates).items()}
-    data = offsets.tobytes() + records
-    blobs = {"#offsets": (0, len(offsets.tobytes())), "#records": (len(offsets.tobytes()), 0)}
-    return _Filters(tuple(dates), data, blobs, sets)
-
-
-def _index_dates(folder: Path) -> list[str]:
-    """The edition dates the index was built from, in order (their bits in every mask)."""
-    try:
-        lines = (folder / EDITIONS_FILE).read_text(encoding="utf-8").split("\n")
-    except OSError:
-        return []
-    return sorted({line.split(" ")[0] for line in lines if line})
-
-
-# building and updating -------------------------------------------------------------
-
-
-def _stamp_of(folder: Path) -> str | None:
-    try:
-        return (folder / STAMP_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-
-
-def is_fresh(conn: sqlite3.Connection, folder: Path) -> bool:
-    """Whether the index folder was built from exactly this database content, in the
-    format this rules-kb writes."""
-    return _stamp_of(folder) == content_stamp(conn) and _current_format(folder)
-
-
-def _current_format(folder: Path) -> bool:
-    """Whether the index is in INDEX_FORMAT (one made by an older rules-kb is rebuilt)."""
-    try:
-        return (folder / FORMAT_FILE).read_text(encoding="utf-8").strip() == INDEX_FORMAT
-    except OSError:
-        return False
-
-
-def build(
-    conn: sqlite3.Connection,
-    folder: Path,
-    *,
-    progress: Callable[[int, int], Callable[[int], None]] | None = None,
-    sources: dict[str, Source] | None = None,
-) -> UpdateReport:
-    """Build the index from scratch (in a staging folder, then swapped in).
-
-    `sources` are the document sources when the caller has read them already.
-    """
-    index = _whoosh("index")
-
-    start = time.perf_counter()
-    with reading(conn):
-        stamp = content_stamp(conn)
-        wanted = document_sources(conn) if sources is None else sources
-        dates = _dates(conn)
-        tick = progress(len(wanted), 0) if progress else (lambda _n: None)
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        clean_staging(folder)
-        staging = _new_folder(folder, "new")
-        try:
-            ix = index.create_in(str(staging), schema())
-            ordinals = {day: i for i, day in enumerate(dates)}
-            words: Counter[str] = Counter()
-            rows = _write(ix, documents(conn, wanted), (), tick, ordinals=ordinals, words=words)
-            with ix.reader() as reader:
-                lexicon = (words, map(_text, reader.lexicon("text")))
-                _write_filters(staging, reader.generation(), len(rows), dates, rows, lexicon)
-            _write_stamp(staging, stamp, conn)
-            _swap(staging, folder)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-    return UpdateReport(
-        "built", added=len(wanted), documents=len(wanted), seconds=time.perf_counter() - start
-    )
-
-
-def _new_folder(folder: Path, what: str) -> Path:
-    """A new, empty folder rules.db.search.new-<pid>-<random> beside the index: the process
-    id tells a live build's folder from a dead one's."""
-    import tempfile
-
-    prefix = f"{folder.name}.{what}-{os.getpid()}-"
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=folder.parent))
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process of that id runs (on Windows, where signal 0 would kill it: assume so)."""
-    if pid == os.getpid() or os.name == "nt":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, under another user
-    return True
-
-
-def clean_staging(folder: Path) -> list[Path]:
-    """Remove the staging folders of builds that died (killed, crashed) beside `folder`.
-
-    A folder named ``<index>.new-<pid>-…`` or ``.old-<pid>-…`` is removed only when no
-    process of that id runs; one without a process id only when untouched for an hour.
-    Returns what was removed."""
-    removed = []
-    for what in ("new", "old"):
-        for path in folder.parent.glob(f"{folder.name}.{what}-*"):
-            rest = path.name[len(folder.name) + len(what) + 2 :]
-            pid, _, _random = rest.partition("-")
-            if pid.isdigit() and _random:
-                dead = not _alive(int(pid))
-            else:
-                try:
-                    dead = time.time() - path.stat().st_mtime > ORPHAN_SECONDS
-                except OSError:
-                    continue
-            if dead and path.is_dir():
-                shutil.rmtree(path, ignore_errors=True)
-                removed.append(path)
-    return removed
-
-
-def _swap(staging: Path, folder: Path) -> None:
-    """Put a finished index in place; readers of the old one keep their open files."""
-    old = _new_folder(folder, "old")
-    if folder.exists():
-        folder.replace(old / "index")
-    staging.replace(folder)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _editions_digest(conn: sqlite3.Connection) -> set[str]:
-    return {
-        f"{date} {sha}" for date, sha in conn.execute("SELECT date, content_sha256 FROM editions")
-    }
-
-
-def _write_stamp(folder: Path, stamp: str, conn: sqlite3.Connection) -> None:
-    """Record what the index was built from: written last, so a crash leaves it stale."""
-    lines = "\n".join(sorted(_editions_digest(conn)))
-    (folder / EDITIONS_FILE).write_text(lines + "\n", encoding="utf-8")
-    (folder / FORMAT_FILE).write_text(INDEX_FORMAT + "\n", encoding="utf-8")
-    (folder / STAMP_FILE).write_text(stamp + "\n", encoding="utf-8")
-
-
-def _needs_rebuild(conn: sqlite3.Connection, folder: Path) -> bool:
-    """Whether an edition the index holds was replaced or dropped since, or a new one is
-    older than one it holds (its bit would move every mask): then rebuild."""
-    try:
-        before = set((folder / EDITIONS_FILE).read_text(encoding="utf-8").split("\n")) - {""}
-    except OSError:
-        return True
-    if not before <= _editions_digest(conn):
-        return True
-    held = sorted(line.split(" ")[0] for line in before)
-    return _dates(conn)[: len(held)] != held
-
-
-def update(
-    conn: sqlite3.Connection,
-    folder: Path,
-    *,
-    progress: Callable[[int, int], Callable[[int], None]] | None = None,
-) -> UpdateReport:
-    """Add only the new texts and rewrite the documents whose edition lists changed."""
-    index = _whoosh("index")
-
-    with reading(conn):
-        if _needs_rebuild(conn, folder):
-            return build(conn, folder, progress=progress)
-        start = time.perf_counter()
-        stamp = content_stamp(conn)
-        wanted = document_sources(conn)
-        dates = _dates(conn)
-        _field_types()  # the schema names rules-kb's field types
-        ix = index.open_dir(str(folder))
-        with ix.reader() as reader:
-            held = _stored_rows(reader)
-            before = _read_filters(folder, reader)
-        if before is None:  # no word counts to add to: start again
-            return build(conn, folder, progress=progress, sources=wanted)
-        have = {row.key: tuple(dates[bit] for bit in _bits(row.mask)) for row in held}
-        changed = {key: src for key, src in wanted.items() if have.get(key) != src.editions}
-        removed = [key for key in have if key not in wanted]
-        if len(changed) + len(removed) > REBUILD_SHARE * max(len(wanted), 1):
-            return build(conn, folder, progress=progress, sources=wanted)
-        tick = progress(len(changed), 0) if progress else (lambda _n: None)
-        (folder / STAMP_FILE).unlink(missing_ok=True)
-        ordinals = {day: i for i, day in enumerate(dates)}
-        gone = set(removed) | set(changed)
-        numbers = [row.docnum for row in held if row.key in gone]
-        words = Counter(before.words())
-        new = {key for key in changed if key not in have}  # a re-listed text's words count once
-        docs = documents(conn, changed)
-        _write(ix, docs, numbers, tick, ordinals=ordinals, words=words, counted=new)
-        with ix.reader() as reader:
-            rows = _stored_rows(reader)
-            lexicon = (words, map(_text, reader.lexicon("text")))
-            generation, count = reader.generation(), reader.doc_count_all()
-            _write_filters(folder, generation, count, dates, rows, lexicon)
-        _write_stamp(folder, stamp, conn)
-    return UpdateReport(
-        "updated",
-        added=len(new),
-        changed=len(changed) - len(new),
-        removed=len(removed),
-        documents=len(wanted),
-        seconds=time.perf_counter() - start,
-    )
-
-
-def ensure_index(
-    conn: sqlite3.Connection,
-    folder: Path,
-    *,
-    progress: Callable[[int, int], Callable[[int], None]] | None = None,
-) -> UpdateReport:
-    """Make the index agree with the database: nothing, an update, or a full build."""
-    if folder.exists() and not folder.is_dir():
-        raise SearchIndexError(f"{folder} is in the way of the search index: it is not a folder")
-    try:
-        with reading(conn):
-            if is_fresh(conn, folder) and _has_index(folder):
-                return UpdateReport("fresh")
-            if _has_index(folder) and _current_format(folder):
-                return update(conn, folder, progress=progress)
-            return build(conn, folder, progress=progress)
-    except OSError as error:
-        raise SearchIndexError(f"cannot write the search index at {folder}: {error}") from error
-
-
-def _has_index(folder: Path) -> bool:
-    """Whether the folder holds a whoosh index (a table of contents), without importing whoosh."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return False
-    return any(name.startswith("_MAIN_") and name.endswith(".toc") for name in names)
-
-
 # the engine: one open index per process ---------------------------------------------
 
 
-class _Postings:
-    """One term's postings, decoded: document numbers and their weights."""
-
-    __slots__ = ("docs", "idf", "weights")
-
-    def __init__(self, docs: frozenset[int], weights: dict[int, float], idf: float) -> None:
-        self.docs, self.weights, self.idf = docs, weights, idf
-
-
 class Engine:
-    """An open index with everything decoded from it so far, reused by every search of a
-    process (an MCP server answers many): the reader, the filter sets, postings, and the
-    analysed texts that phrases are checked against."""
+    """An open index, reused by every search of a process (an MCP server answers many):
+    one Whoosh searcher with BM25F, the query parsers, the filters file and the filter
+    sets made from it."""
 
     def __init__(self, folder: Path) -> None:
-        _field_types()  # the schema names rules-kb's field types
-        index = _whoosh("index")
+        field_types()  # the schema names rules-kb's field types
+        index, scoring = whoosh_module("index"), whoosh_module("scoring")
         self.folder = folder
         self.identity = _identity(folder)
         try:
             self.ix = index.open_dir(str(folder))
-            self.reader: Reader = self.ix.reader()
+            weighting = scoring.BM25F(B=BM25_B, K1=BM25_K1)
+            reader = self.ix.reader()
+            self.searcher: Any = _searcher()(reader, fromindex=self.ix, weighting=weighting)
         except (OSError, index.EmptyIndexError) as error:
             raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
+        self.reader: Reader = self.searcher.reader()
         self.lock = threading.Lock()
         self.leaves: list[tuple[Reader, int]] = list(self.reader.leaf_readers())
-        self.doccount: int = self.reader.doc_count_all()
-        self.filters = _read_filters(folder, self.reader) or _filters_from_index(
-            folder, self.reader
-        )
-        self._average = {
-            name: (self.reader.field_length(name) / (self.doccount or 1)) or 1.0
-            for name in FIELD_BOOSTS
-        }
-        self._postings: OrderedDict[tuple[str, str], _Postings] = OrderedDict()
-        self._lengths: dict[str, dict[int, int]] = {name: {} for name in FIELD_BOOSTS}
-        self._tokens: OrderedDict[tuple[str, int], list[str]] = OrderedDict()
-        self._bases: dict[Filters, frozenset[int]] = {}
+        self.filters = read_filters(folder, self.reader) or filters_from_index(folder, self.reader)
+        self.parsers = {any_word: _parser(self.ix.schema, any_word) for any_word in (False, True)}
+        self._bases: dict[Filters, set[int] | None] = {}
+        self._lexicons: dict[str, list[str]] = {}
 
     def close(self) -> None:
         """Release the index files."""
-        self.reader.close()
+        self.searcher.close()
         self.filters.close()
 
     @property
@@ -1154,8 +259,11 @@ class Engine:
 
         Texts are read through `conn`, inside its transaction (or one begun here)."""
         cleaned = checked_query(text)
+        _check_nesting(cleaned)
         with self.lock, reading(conn):
             base = self.base(filters)
+            if base is not None and not base:  # (whoosh reads an empty filter as none)
+                return Results(text, filters, 0, (), None)
             suggestion = suggest(self, cleaned)
             wanted = suggestion or cleaned
             # (query run, spelling suggestion shown, how much of the query had to match)
@@ -1168,22 +276,104 @@ class Engine:
                     tries.append((essential, suggestion, "most"))
                 tries.append((wanted, suggestion, "any"))
             for query_text, shown, match in tries:
-                node = parse(self, query_text, any_word=match == "any")
-                if node is None:
+                query = self.query(query_text, any_word=match == "any")
+                if query is None:
                     continue
-                run = _Run(self, conn)
-                found = node.match(run, base)
-                if found:
-                    hits = self._hits(run, node, found, limit)
+                found = self._collect(query, base, limit)
+                if found.scored_length():
+                    hits = self._hits(conn, query, found)
                     return Results(text, filters, len(found), hits, shown, match)
         return Results(text, filters, 0, (), None)
 
-    # pieces of a search -----------------------------------------------------------------
+    def _collect(self, query: Any, base: set[int] | None, limit: int) -> Any:
+        """Whoosh's results of a query: the best `limit` documents of `base` (every
+        document, if None), and how many matched. Whoosh's top-N shortcuts are off (block
+        quality skipping, replacing matchers as the scores rise): they leave the number
+        of matches uncounted or wrong, and counting them apart costs a second pass."""
+        collectors = whoosh_module("collectors")
+        top = collectors.TopCollector(limit, usequality=False, replace=0)
+        collector = top if base is None else collectors.FilterCollector(top, allow=base)
+        self.searcher.narrow(base)
+        self.searcher.search_with_collector(query, collector)
+        return collector.results()
 
-    def base(self, filters: Filters) -> frozenset[int]:
-        """The documents a filter allows (all of them, without one)."""
-        found = self._bases.get(filters)
-        if found is None:
+    def query(self, text: str, *, any_word: bool = False) -> Any:
+        """The Whoosh query of a search: words must all match (with `any_word`, any of
+        them) in number, term or text; "phrases", AND, OR, NOT, ( ), prefix*, wild?card,
+        fuzzy~ and fuzzy~2. Plain words also score extra where they stand together, in
+        that order. None when nothing is left to search for (only stop words)."""
+        query = whoosh_module("query")
+        parsed = self.parsers[any_word].parse(text)
+        if parsed is query.NullQuery or isinstance(parsed, query.qcore._NullQuery):
+            return None
+        self._check(parsed)
+        fuzzy = query.FuzzyTerm
+        parsed = parsed.accept(lambda node: self._near(node) if isinstance(node, fuzzy) else node)
+        if any_word and isinstance(parsed, query.Or) and len(parsed.subqueries) > MAX_ANY_WORDS:
+            parsed = query.Or(self._rarest(parsed.subqueries), scale=parsed.scale)
+        if _plain_words(text):
+            words = stems(text)
+            if 2 <= len(words) <= MAX_PHRASE_WORDS:
+                parsed = query.AndMaybe(parsed, query.Phrase("text", words, boost=PHRASE_BOOST))
+        return parsed
+
+    def _rarest(self, words: list[Any]) -> list[Any]:
+        """The MAX_ANY_WORDS parts of an any-word query found in the fewest documents (but
+        some), each once: a pasted page must not make Whoosh score every document by a
+        hundred words."""
+        reader = self.reader
+
+        def frequency(word: Any) -> int:
+            return sum(reader.doc_frequency(name, text) for name, text in word.iter_all_terms())
+
+        found = [(frequency(word), at, word) for at, word in enumerate(dict.fromkeys(words))]
+        return [word for _n, _at, word in sorted(item for item in found if item[0])][:MAX_ANY_WORDS]
+
+    def _near(self, fuzzy: Any) -> Any:
+        """A FuzzyTerm as the OR of the field's terms within its edits (and its prefix),
+        each scored as a term: rapidfuzz over the field's terms, listed once, where
+        Whoosh's automaton over the term file took 100-600 ms a word."""
+        query = whoosh_module("query")
+        name, word = fuzzy.fieldname, fuzzy.text
+        terms = self._lexicons.get(name)
+        if terms is None:
+            terms = self._lexicons[name] = [_text(term) for term in self.reader.lexicon(name)]
+        start = word[: fuzzy.prefixlength]
+        choices = [term for term in terms if term.startswith(start)] if start else terms
+        near = sorted({word, *_within(word, choices, fuzzy.maxdist)})
+        return query.Or([query.Term(name, term, boost=fuzzy.boost) for term in near])
+
+    def _check(self, parsed: Any) -> None:
+        """BadSearchQuery for fuzziness beyond MAX_FUZZY_EDITS and for wildcards too broad."""
+        query = whoosh_module("query")
+        for node in _nodes(parsed):
+            if isinstance(node, query.FuzzyTerm):
+                if node.maxdist > MAX_FUZZY_EDITS:
+                    written = f"{node.text}~{node.maxdist}"
+                    raise BadSearchQuery(
+                        f"{written!r} asks for {node.maxdist} edits; fuzzy"
+                        f" matching allows at most {MAX_FUZZY_EDITS} (write word~ or word~2)"
+                    )
+            elif isinstance(node, query.Every):
+                raise BadSearchQuery(
+                    f"'*' is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
+                )
+            elif isinstance(node, (query.Prefix, query.Wildcard)):
+                written = node.text + ("*" if isinstance(node, query.Prefix) else "")
+                if sum(1 for char in written if char not in "*?") < MIN_PATTERN_LETTERS:
+                    raise BadSearchQuery(
+                        f"{written!r} is too broad: a wildcard needs at least"
+                        f" {MIN_PATTERN_LETTERS} letters"
+                    )
+                expansions = node._btexts(self.reader)
+                if sum(1 for _ in islice(expansions, MAX_EXPANSIONS + 1)) > MAX_EXPANSIONS:
+                    raise BadSearchQuery(
+                        f"{written!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
+                    )
+
+    def base(self, filters: Filters) -> set[int] | None:
+        """The documents a filter allows (None, for all of them, without one)."""
+        if filters not in self._bases:
             names = []
             if filters.edition:
                 names.append(f"e:{filters.edition}")
@@ -1193,118 +383,124 @@ class Engine:
                 names.append(f"s:{filters.section}")
             if filters.chapter:
                 names.append(f"c:{filters.chapter}")
-            sets = sorted((self.filters.docs(name) for name in names or ["all"]), key=len)
-            found = sets[0].intersection(*sets[1:])
+            sets = sorted((self.filters.docs(name) for name in names), key=len)
             if len(self._bases) > 64:
                 self._bases.clear()
-            self._bases[filters] = found
-        return found
+            self._bases[filters] = set(sets[0].intersection(*sets[1:])) if sets else None
+        return self._bases[filters]
 
-    def postings(self, name: str, term: str) -> _Postings:
-        """A term's postings over every segment, decoded once and kept (least recently used
-        dropped first)."""
-        key = (name, term)
-        found = self._postings.get(key)
-        if found is not None:
-            self._postings.move_to_end(key)
-            return found
-        weights: dict[int, float] = {}
-        for leaf, offset in self.leaves:
-            if (name, term) in leaf:
-                _decode(leaf, name, term, offset, weights)
-        frequency = self.reader.doc_frequency(name, term) if weights else 0
-        found = _Postings(frozenset(weights), weights, log(self.doccount / (frequency + 1)) + 1)
-        self._postings[key] = found
-        if len(self._postings) > 4096:
-            self._postings.popitem(last=False)
-        return found
-
-    def score(self, name: str, postings: _Postings, docnum: int, boost: float) -> float:
-        """Whoosh's BM25F score of one term in one document, times the query's boost."""
-        weight = postings.weights[docnum]
-        lengths = self._lengths[name]
-        length = lengths.get(docnum)
-        if length is None:
-            length = lengths[docnum] = self.reader.doc_field_length(docnum, name, 1) or 1
-        norm = (1 - BM25_B) + BM25_B * length / self._average[name]
-        return boost * postings.idf * (weight * (BM25_K1 + 1)) / (weight + BM25_K1 * norm)
-
-    def tokens(self, conn: sqlite3.Connection, name: str, docnums: Iterable[int]) -> None:
-        """Analyse (once) the texts, or the glossary names, of documents for phrase checks."""
-        missing = [d for d in docnums if (name, d) not in self._tokens]
-        if not missing:
-            return
-        if name == "text":
-            ids = {d: self.filters.text_id(d) for d in missing}
-            texts = _texts(conn, ids.values())
-            values = {d: texts.get(ids[d], "") for d in missing}
-        else:
-            values = {d: self.filters.record(d).names for d in missing}
-        for docnum, value in values.items():
-            self._tokens[(name, docnum)] = stems(value)
-        while len(self._tokens) > 30_000:
-            self._tokens.popitem(last=False)
-
-    def analysed(self, name: str, docnum: int) -> list[str]:
-        found = self._tokens.get((name, docnum))
-        return found if found is not None else []
-
-    def _hits(self, run: _Run, node: _Node, found: set[int], limit: int) -> tuple[Hit, ...]:
-        scores = dict.fromkeys(found, 0.0)
-        node.score(run, found, scores)
-        best = nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+    def _hits(self, conn: sqlite3.Connection, query: Any, found: Any) -> tuple[Hit, ...]:
+        """The shown hits, their texts read from the database and highlighted."""
+        best = [(hit.docnum, hit.score) for hit in found]
         records = [self.filters.record(docnum) for docnum, _score in best]
-        texts = _texts(run.conn, (record.text_id for record in records))
-        marked = frozenset(term for _name, term in node.terms())
+        texts = read_texts(conn, (record.text_id for record in records))
+        terms = query.existing_terms(self.reader, phrases=True, expand=True)
+        marked = frozenset(_text(term) for _name, term in terms)
         hits = []
         for (_docnum, score), record in zip(best, records, strict=True):
             text = texts.get(record.text_id, "")
-            editions = tuple(self.filters.dates[bit] for bit in _bits(record.mask))
+            editions = tuple(self.filters.dates[bit] for bit in mask_bits(record.mask))
             hits.append(
                 Hit(record.kind, record.label, text, score, highlight(text, marked), editions)
             )
         return tuple(hits)
 
 
-def _decode(leaf: Reader, name: str, term: str, offset: int, out: dict[int, float]) -> None:
-    """Add one segment's postings of a term to `out` (document number -> weight).
-
-    Whoosh's matcher costs several calls per posting; its blocks are read here directly
-    (ids are deltas, weights an array), with the matcher's own API as the fallback.
-    Deleted documents stay in: no filter set holds them."""
-    matcher = leaf.postings(name, term)
-    inner = getattr(matcher, "child", matcher)
-    if _read_blocks(inner, offset, out):
-        return
-    while matcher.is_active():
-        out[matcher.id() + offset] = matcher.weight()
-        matcher.next()
+_SEARCHER: list[type] = []
 
 
-_BLOCK_API = ("_read_data", "_goto", "_lastblock", "_nextoffset", "_blocklength", "_byteids")
+def _searcher() -> type:
+    """Whoosh's Searcher, made to narrow every term's postings to the documents a filter
+    allows before they are combined, so that intersections and phrase checks run over one
+    edition's documents rather than all editions' (Whoosh applies `filter=` to the
+    matches only). The filter is applied to the matches too: a NOT alone matches without
+    postings."""
+    if _SEARCHER:
+        return _SEARCHER[0]
+    searching, wrappers = whoosh_module("searching"), whoosh_module("matching.wrappers")
+
+    class NarrowingSearcher(searching.Searcher):  # type: ignore[misc, name-defined]
+        narrowed: set[int] | None = None
+        """This searcher's (segment's) document numbers that a search may match."""
+
+        def postings(self, fieldname: str, text: bytes, weighting: Any = None, qf: int = 1) -> Any:
+            found = super().postings(fieldname, text, weighting=weighting, qf=qf)
+            allowed = self.narrowed
+            return found if allowed is None else wrappers.FilterMatcher(found, allowed)
+
+        def narrow(self, allowed: set[int] | None) -> None:
+            """Narrow the postings of the next searches to `allowed` (None: every document)."""
+            if allowed is self.narrowed:
+                return
+            self.narrowed = allowed
+            for sub, offset in self.subsearchers or []:
+                end = offset + sub.reader().doc_count_all()
+                if allowed is None:
+                    sub.narrowed = None
+                else:
+                    sub.narrowed = {d - offset for d in allowed if offset <= d < end}
+
+    _SEARCHER.append(NarrowingSearcher)
+    return NarrowingSearcher
 
 
-def _read_blocks(matcher: Any, offset: int, out: dict[int, float]) -> bool:
-    """Read a whoosh3 leaf matcher's blocks in bulk; False if it is not one."""
-    if type(matcher).__name__ != "W3LeafMatcher" or not all(
-        hasattr(matcher, name) for name in _BLOCK_API
+def _nodes(query: Any) -> Iterator[Any]:
+    """A Whoosh query and every query inside it."""
+    yield query
+    for child in query.children():
+        yield from _nodes(child)
+
+
+def _parser(schema: Any, any_word: bool) -> Any:
+    """Whoosh's query parser over number, term and text, with the syntax rules-kb offers:
+    words, "phrases", AND/OR/NOT/ANDNOT/ANDMAYBE, ( ), prefix*, wild?card, fuzzy~N/prefix.
+    Field names, ranges, ^boosts and single quotes are not syntax (rule texts have
+    colons, brackets and apostrophes)."""
+    qparser = whoosh_module("qparser")
+    group = qparser.OrGroup.factory(0.9) if any_word else qparser.AndGroup
+    parser = qparser.MultifieldParser(
+        list(FIELD_BOOSTS), schema, fieldboosts=FIELD_BOOSTS, group=group
+    )
+    for plugin in (
+        qparser.SingleQuotePlugin,
+        qparser.FieldsPlugin,
+        qparser.RangePlugin,
+        qparser.BoostPlugin,
+        qparser.EveryPlugin,
     ):
-        return False
-    if matcher._byteids:
-        return False
-    while True:
-        matcher._read_data()
-        deltas, weights, _values = matcher._data
-        size = matcher._blocklength
-        if weights is None or isinstance(weights, float):
-            weights = repeat(1.0 if weights is None else weights, size)
-        ids: Iterable[int] = accumulate(deltas)
-        if offset:
-            ids = (docnum + offset for docnum in ids)
-        out.update(zip(ids, weights, strict=False))
-        if matcher._lastblock:
-            return True
-        matcher._goto(matcher._nextoffset)
+        parser.remove_plugin_class(plugin)
+    parser.add_plugin(_fuzzy_plugin()())
+    return parser
+
+
+def _fuzzy_plugin() -> type:
+    """Whoosh's FuzzyTermPlugin, where the first letter must match unless word~N/0 says
+    otherwise (its own default is no prefix, and it reads no /0)."""
+    plugins, rcompile = whoosh_module("qparser.plugins"), whoosh_module("util.text").rcompile
+
+    class FuzzyPlugin(plugins.FuzzyTermPlugin):  # type: ignore[misc, name-defined]
+        expr = rcompile(r"(?<=\S)~(?P<maxdist>[0-9])?(/(?P<prefix>[0-9]+))?")
+
+        def create(self, parser: Any, match: Any) -> Any:
+            node = super().create(parser, match)
+            if match.group("prefix") is None:
+                node.prefixlength = 1
+            return node
+
+    return FuzzyPlugin
+
+
+def _check_nesting(text: str) -> None:
+    """BadSearchQuery for parentheses nested more than MAX_NESTING deep (outside quotes)."""
+    depth = deepest = 0
+    for part in re.sub(r'"[^"]*"?', " ", text):
+        if part == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif part == ")":
+            depth = max(0, depth - 1)
+    if deepest > MAX_NESTING:
+        raise BadSearchQuery(f"the search query nests parentheses more than {MAX_NESTING} deep")
 
 
 def _identity(folder: Path) -> tuple[int, int, str | None, tuple[str, ...]]:
@@ -1315,7 +511,7 @@ def _identity(folder: Path) -> tuple[int, int, str | None, tuple[str, ...]]:
         tocs = tuple(sorted(n for n in os.listdir(folder) if n.endswith(".toc")))
     except OSError as error:
         raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
-    return info.st_dev, info.st_ino, _stamp_of(folder), tocs
+    return info.st_dev, info.st_ino, stamp_of(folder), tocs
 
 
 _ENGINES: OrderedDict[Path, Engine] = OrderedDict()
@@ -1348,249 +544,6 @@ def open_index(folder: Path) -> Engine:
 # queries ---------------------------------------------------------------------------
 
 
-class _Run:
-    """One query's evaluation: the engine, the connection texts are read through, and the
-    phrase checks done so far."""
-
-    def __init__(self, owner: Engine, conn: sqlite3.Connection) -> None:
-        self.engine = owner
-        self.conn = conn
-
-
-class _Node:
-    """A parsed query. `match` narrows a set of documents to those that match; `score`
-    adds this node's share of the score of the documents given, which all match it."""
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        raise NotImplementedError
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        raise NotImplementedError
-
-    def size(self, run: _Run) -> int:
-        """An upper bound of how many documents match (to intersect the rarest first)."""
-        raise NotImplementedError
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        """The (field, index term) pairs that count as matches, for highlights."""
-        return iter(())
-
-    def leaves(self) -> Iterator[_Term]:
-        """The single terms of the tree that can score."""
-        return iter(())
-
-
-class _Term(_Node):
-    def __init__(self, name: str, term: str, boost: float) -> None:
-        self.name, self.term, self.boost = name, term, boost
-
-    def postings(self, run: _Run) -> _Postings:
-        return run.engine.postings(self.name, self.term)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return set(self.postings(run).docs.intersection(within))
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        postings = self.postings(run)
-        owner, name, boost = run.engine, self.name, self.boost
-        for docnum in docs:
-            out[docnum] += owner.score(name, postings, docnum, boost)
-
-    def size(self, run: _Run) -> int:
-        return len(self.postings(run).docs)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        yield self.name, self.term
-
-    def leaves(self) -> Iterator[_Term]:
-        yield self
-
-
-class _Phrase(_Node):
-    """Words in a row (after stop words are dropped, as in the index), checked on the
-    analysed text of the documents that hold them all."""
-
-    def __init__(self, name: str, words: Sequence[str], boost: float) -> None:
-        self.name, self.boost = name, boost
-        self.words = tuple(words)
-        self.parts = [_Term(name, word, 1.0) for word in dict.fromkeys(self.words)]
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found = set(within)
-        for part in sorted(self.parts, key=lambda part: part.size(run)):
-            found = part.match(run, found)
-            if not found:
-                return found
-        run.engine.tokens(run.conn, self.name, found)
-        analysed = run.engine.analysed
-        return {d for d in found if _has_phrase(analysed(self.name, d), self.words)}
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for word in self.words:  # whoosh's phrase scores the sum of its terms', repeats too
-            _Term(self.name, word, self.boost).score(run, docs, out)
-
-    def size(self, run: _Run) -> int:
-        return min(part.size(run) for part in self.parts)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for word in self.words:
-            yield self.name, word
-
-    def leaves(self) -> Iterator[_Term]:
-        return iter(self.parts)
-
-
-class _And(_Node):
-    def __init__(self, required: Sequence[_Node], excluded: Sequence[_Node] = ()) -> None:
-        self.required, self.excluded = list(required), list(excluded)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found = set(within) if not self.required else within
-        for node in sorted(self.required, key=lambda node: node.size(run)):
-            found = node.match(run, found)
-            if not found:
-                return set()
-        result = set(found)
-        for node in self.excluded:
-            result -= node.match(run, result)
-        return result
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for node in self.required:
-            node.score(run, docs, out)
-
-    def size(self, run: _Run) -> int:
-        if not self.required:
-            return run.engine.doccount
-        return min(node.size(run) for node in self.required)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for node in self.required:
-            yield from node.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for node in self.required:
-            yield from node.leaves()
-
-
-class _Or(_Node):
-    def __init__(self, options: Sequence[_Node]) -> None:
-        self.options = list(options)
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        found: set[int] = set()
-        for node in self.options:
-            found |= node.match(run, within)
-        return found
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        for node in self.options:
-            mine = node.match(run, docs)
-            if mine:
-                node.score(run, mine, out)
-
-    def size(self, run: _Run) -> int:
-        return sum(node.size(run) for node in self.options)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        for node in self.options:
-            yield from node.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for node in self.options:
-            yield from node.leaves()
-
-
-class _Coordinated(_Node):
-    """Any of the words, scored as whoosh's OrGroup.factory(0.9) did: documents with more
-    of the query's terms rank higher (the "SQR" coordination of whoosh's CoordMatcher)."""
-
-    def __init__(self, child: _Or, scale: float = 0.9) -> None:
-        self.child, self.scale = child, scale
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.child.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        share = dict.fromkeys(docs, 0.0)
-        self.child.score(run, docs, share)
-        # the term matchers of the tree (each as often as it occurs), by the documents they hold
-        held: dict[int, tuple[frozenset[int], int]] = {}
-        for leaf in self.child.leaves():
-            found = leaf.postings(run).docs
-            if found:
-                key = id(found)
-                held[key] = (found, held[key][1] + 1 if key in held else 1)
-        count = sum(times for _found, times in held.values())
-        for docnum, value in share.items():
-            if count <= 1:
-                out[docnum] += value
-                continue
-            matching = sum(times for found, times in held.values() if docnum in found)
-            bonus = (matching - 1) / (count - self.scale) ** 2
-            out[docnum] += (value + bonus) * ((count - 1) / count)
-
-    def size(self, run: _Run) -> int:
-        return self.child.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.child.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        return self.child.leaves()
-
-
-class _AndMaybe(_Node):
-    """Documents must match `required`; those that also match `bonus` score more."""
-
-    def __init__(self, required: _Node, bonus: _Node) -> None:
-        self.required, self.bonus = required, bonus
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.required.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        self.required.score(run, docs, out)
-        mine = self.bonus.match(run, docs)
-        if mine:
-            self.bonus.score(run, mine, out)
-
-    def size(self, run: _Run) -> int:
-        return self.required.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.required.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        return self.required.leaves()
-
-
-class _Repeated(_Node):
-    """A part of the query written more than once: it scores that many times."""
-
-    def __init__(self, child: _Node, times: int) -> None:
-        self.child, self.times = child, times
-
-    def match(self, run: _Run, within: frozenset[int] | set[int]) -> set[int]:
-        return self.child.match(run, within)
-
-    def score(self, run: _Run, docs: set[int], out: dict[int, float]) -> None:
-        share = dict.fromkeys(docs, 0.0)
-        self.child.score(run, docs, share)
-        for docnum, value in share.items():
-            out[docnum] += value * self.times
-
-    def size(self, run: _Run) -> int:
-        return self.child.size(run)
-
-    def terms(self) -> Iterator[tuple[str, str]]:
-        return self.child.terms()
-
-    def leaves(self) -> Iterator[_Term]:
-        for _ in range(self.times):
-            yield from self.child.leaves()
-
-
 def normalise_query(text: str) -> str:
     """Straight quotes and dashes; rule numbers as the index stores them (702.19B -> 702.19b)."""
     straight = fold(text).strip()
@@ -1607,241 +560,6 @@ def checked_query(text: str) -> str:
     if not cleaned:
         raise BadSearchQuery("empty search query")
     return cleaned
-
-
-def parse(owner: Engine, text: str, *, any_word: bool = False) -> _Node | None:
-    """The query tree of a search: words must all match (with `any_word`, any of them) in
-    number, term or text; "phrases", AND, OR, NOT, ( ), prefix*, wild?card, fuzzy~ and
-    fuzzy~2. Plain words also score extra where they stand together, in that order.
-    None when nothing is left to search for (only stop words)."""
-    tokens = [
-        (kind, value)
-        for found in _LEX.finditer(text)
-        for kind, value in found.groupdict().items()
-        if value is not None
-    ]
-    node = _Parser(owner, tokens, any_word=any_word).parse()
-    if node is None or not _plain_words(text):
-        return node
-    words = stems(text)
-    if len(words) < 2:
-        return node
-    return _AndMaybe(node, _Phrase("text", words, PHRASE_BOOST))
-
-
-class _Parser:
-    """Recursive descent over the query's tokens: OR binds loosest, then AND (or nothing
-    between two words), then NOT; parentheses group."""
-
-    def __init__(self, owner: Engine, tokens: list[tuple[str, str]], *, any_word: bool) -> None:
-        self.engine, self.tokens, self.any_word = owner, tokens, any_word
-        self.at = 0
-        self.depth = 0
-
-    def parse(self) -> _Node | None:
-        node = self._or()
-        while self.at < len(self.tokens):  # a stray ")": skip it and go on
-            self.at += 1
-            more = self._or()
-            node = _all([node, more])
-        return node
-
-    def _peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def _operator(self) -> str | None:
-        token = self._peek()
-        if token and token[0] == "word" and token[1] in _OPERATORS - {"TO"}:
-            return token[1]
-        return None
-
-    def _or(self) -> _Node | None:
-        options = [self._spanned(self._and)]
-        while self._operator() == "OR":
-            self.at += 1
-            options.append(self._spanned(self._and))
-        kept = _merged(options)
-        if len(kept) <= 1:
-            return kept[0] if kept else None
-        return _Or(kept)
-
-    def _spanned(self, part: Callable[[], _Node | None]) -> tuple[tuple[Any, ...], _Node | None]:
-        """A part of the query and the tokens it was made of (equal tokens, equal nodes)."""
-        start = self.at
-        node = part()
-        return tuple(self.tokens[start : self.at]), node
-
-    def _and(self) -> _Node | None:
-        required: list[tuple[tuple[Any, ...], _Node | None]] = []
-        excluded: list[_Node] = []
-        bonus: list[_Node] = []
-        while (token := self._peek()) is not None and token[0] != "close":
-            operator = self._operator()
-            if operator == "OR":
-                break
-            if operator == "AND":
-                self.at += 1
-                continue
-            if operator in {"NOT", "ANDNOT", "ANDMAYBE"}:
-                self.at += 1
-                operand = self._unary()
-                if operand is not None:
-                    (bonus if operator == "ANDMAYBE" else excluded).append(operand)
-                continue
-            required.append(self._spanned(self._unary))
-        kept = _merged(required)
-        if self.any_word and not excluded and not bonus and len(kept) > 1:
-            return _Coordinated(_Or(kept))
-        if not kept and not excluded:
-            return None
-        found: _Node = kept[0] if len(kept) == 1 and not excluded else _And(kept, excluded)
-        for extra in bonus:
-            found = _AndMaybe(found, extra)
-        return found
-
-    def _unary(self) -> _Node | None:
-        token = self._peek()
-        if token is None:
-            return None
-        self.at += 1
-        kind, value = token
-        if kind == "word" and value == "NOT":
-            node = self._unary()
-            return _And([], [node]) if node is not None else None
-        if kind == "open":
-            self.depth += 1
-            if self.depth > MAX_NESTING:
-                raise BadSearchQuery(
-                    f"the search query nests parentheses more than {MAX_NESTING} deep"
-                )
-            node = self._or()
-            self.depth -= 1
-            if self._peek() == ("close", ")"):
-                self.at += 1
-            return node
-        if kind == "close":
-            return None
-        if kind == "phrase":
-            return _quoted(value)
-        return _word(self.engine, value)
-
-
-def _merged(parts: list[tuple[tuple[Any, ...], _Node | None]]) -> list[_Node]:
-    """The nodes, each once: a part written k times counts k times, as it did in whoosh,
-    but is matched and scored once ("damage damage damage" x 50 must stay cheap)."""
-    counts = Counter(key for key, node in parts if node is not None)
-    kept: list[_Node] = []
-    for key, node in parts:
-        times = counts.pop(key, 0)
-        if node is not None and times:
-            kept.append(node if times == 1 else _Repeated(node, times))
-    return kept
-
-
-def _all(nodes: Sequence[_Node | None]) -> _Node | None:
-    kept = [node for node in nodes if node is not None]
-    if len(kept) <= 1:
-        return kept[0] if kept else None
-    return _And(kept)
-
-
-def _word(owner: Engine, word: str) -> _Node | None:
-    """One word of the query: a rule number, a term, a word of the text."""
-    fuzzy = _FUZZY.fullmatch(word)
-    if fuzzy and fuzzy.group("word"):
-        return _fuzzy(owner, word, fuzzy)
-    if "*" in word or "?" in word:
-        return _pattern(owner, word)
-    words = stems(word)
-    options: list[_Node | None] = [
-        _all([_Term("number", n.lower(), FIELD_BOOSTS["number"]) for n in _NUMBER.findall(word)])
-    ]
-    if len(words) == 1:
-        options += [_Term("term", words[0], FIELD_BOOSTS["term"]), _Term("text", words[0], 1.0)]
-    elif words:
-        term_words = [_Term("term", stem, FIELD_BOOSTS["term"]) for stem in words]
-        options += [_And(term_words), _Phrase("text", words, 1.0)]
-    kept = [node for node in options if node is not None]
-    if len(kept) <= 1:
-        return kept[0] if kept else None
-    return _Or(kept)
-
-
-def _quoted(phrase: str) -> _Node | None:
-    """A "phrase": its words in a row, in the text or in the terms."""
-    words = stems(phrase)
-    if not words:
-        return None
-    if len(words) == 1:
-        options: list[_Node] = [_Term("term", words[0], 1.0), _Term("text", words[0], 1.0)]
-        numbers = _NUMBER.findall(phrase)
-        if len(numbers) == 1:
-            options.insert(0, _Term("number", numbers[0].lower(), 1.0))
-        return _Or(options)
-    return _Or([_Phrase("term", words, 1.0), _Phrase("text", words, 1.0)])
-
-
-def _fuzzy(owner: Engine, word: str, found: re.Match[str]) -> _Node | None:
-    """word~ (one edit), word~2 (two); the first letter must match (word~2/0: none need)."""
-    edits = int(found.group("edits") or 1)
-    if edits > MAX_FUZZY_EDITS:
-        raise BadSearchQuery(
-            f"{word!r} asks for {edits} edits; fuzzy matching allows at most"
-            f" {MAX_FUZZY_EDITS} (write word~ or word~2)"
-        )
-    prefix = int(found.group("prefix") or 1)
-    terms = owner.filters.terms()
-    parts: list[_Node] = []
-    for stem in stems(found.group("word")):
-        start = stem[:prefix]
-        choices = [term for term in terms if term.startswith(start)] if start else terms
-        near = set(_within(stem, choices, edits)) | {stem}
-        parts.append(_Or([_Term("text", known, 1.0) for known in sorted(near)]))
-    return _all(parts)
-
-
-def _pattern(owner: Engine, word: str) -> _Node:
-    """prefix* and wild?card*: the index terms they match, in number, term and text."""
-    letters = sum(1 for char in word if char not in "*?")
-    if letters < MIN_PATTERN_LETTERS:
-        raise BadSearchQuery(
-            f"{word!r} is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
-        )
-    lower = word.lower()
-    prefix_only = lower.endswith("*") and not _SYNTAX.search(lower[:-1])
-    options: list[_Node] = []
-    for name, boost in FIELD_BOOSTS.items():
-        if name == "number" and not re.search(r"\d", word):
-            continue  # every rule number has digits
-        if prefix_only:
-            starts = {lower[:-1]}
-            if name != "number":
-                starts |= set(stems(lower[:-1]))
-            found = {_text(t) for start in starts for t in owner.reader.expand_prefix(name, start)}
-        else:
-            found = _wildcard_terms(owner, name, lower)
-        if len(found) > MAX_EXPANSIONS:
-            raise BadSearchQuery(
-                f"{word!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
-            )
-        options += [_Term(name, term, boost) for term in sorted(found)]
-    return _Or(options)
-
-
-def _wildcard_terms(owner: Engine, name: str, pattern: str) -> set[str]:
-    literal = re.split(r"[*?]", pattern, maxsplit=1)[0]
-    parts = {"*": ".*", "?": "."}
-    regex = re.compile("".join(parts.get(char) or re.escape(char) for char in pattern))
-    if name == "text":  # the largest lexicon is in memory
-        terms: Iterable[str] = (t for t in owner.filters.terms() if t.startswith(literal))
-    else:
-        reader = owner.reader
-        terms = map(_text, reader.expand_prefix(name, literal) if literal else reader.lexicon(name))
-    return {text for text in terms if regex.fullmatch(text)}
-
-
-def _text(term: str | bytes) -> str:
-    return term.decode() if isinstance(term, bytes) else str(term)
 
 
 def suggest(owner: Engine, text: str) -> str | None:
@@ -1874,7 +592,7 @@ def suggest(owner: Engine, text: str) -> str | None:
 def _known(owner: Engine, word: str) -> bool:
     """Whether a word is no misspelling: a stop word, a word whose stems are indexed
     ("tramples"), or a word of the texts."""
-    if _stem(word) == "":
+    if stem(word) == "":
         return True
     words = stems(word)
     if words and all(owner.reader.doc_frequency("text", stem) > 0 for stem in words):
@@ -1911,6 +629,10 @@ def _without_question_words(text: str) -> str | None:
 def _plain_words(text: str) -> bool:
     """Whether the query is just words (no operators, wildcards, fuzzy marks or phrases)."""
     return not (_SYNTAX.search(text) or '"' in text or set(text.split()) & _OPERATORS)
+
+
+def _text(term: str | bytes) -> str:
+    return term.decode() if isinstance(term, bytes) else str(term)
 
 
 # highlights ------------------------------------------------------------------------
@@ -2017,6 +739,20 @@ def _escape(text: str) -> str:
         .replace('"', "&quot;")
         .replace("'", "&#x27;")
     )
+
+
+def _marks(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
+    """(start, end) of every token of the text whose index term is one of `terms`.
+
+    A stem keeps the first two letters of its word (Porter changes endings only), so the
+    tokens that cannot match are not stemmed at all."""
+    starts = {term[:2] for term in terms} if all(len(term) > 1 for term in terms) else None
+    marks = []
+    for found in TOKEN.finditer(text):
+        lower = found.group().lower()
+        if (starts is None or lower[:2] in starts) and stem(lower) in terms:
+            marks.append((found.start(), found.end()))
+    return marks
 
 
 # searching -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from rules_kb import search as core
+from rules_kb import search_index
 from tests.conftest import SHARED, ok_cli, run_cli
 
 RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
@@ -98,7 +99,7 @@ def test_an_ingest_updates_the_index_incrementally(
 ) -> None:
     # With 2 editions, a third touches most documents and a rebuild is cheaper; force the
     # incremental path that a database of many editions takes.
-    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    monkeypatch.setattr(search_index, "REBUILD_SHARE", 1.0)
     db = small_db(tmp_path, "2026-04-17", "2026-06-19")
     folder = core.index_dir(db)
     with sqlite3.connect(db) as conn:
@@ -297,6 +298,37 @@ def test_fuzzy_term(full_db: Path) -> None:
     assert "702.2" in labels(found)[:3]
 
 
+def test_fuzzy_edits_and_prefix(index: Any, conn: sqlite3.Connection) -> None:
+    """word~ is one edit, word~2 two, both keeping the first letter; word~2/0 keeps none."""
+    latest = core.Filters(edition=LATEST)
+    one = index.search(conn, "trampel~", latest)
+    two = index.search(conn, "trample~2", latest)
+    free = index.search(conn, "trample~2/0", latest)
+    assert "702.19" in [hit.label for hit in one.hits][:3]
+    assert one.total < two.total < free.total
+    assert one.suggestion is None and one.match == "all"
+
+
+@pytest.mark.parametrize("query", ["{T}: Add", "[this object]", "trample^3", "player's graveyard"])
+def test_rule_text_punctuation_is_no_query_syntax(
+    index: Any, conn: sqlite3.Connection, query: str
+) -> None:
+    """Colons, brackets, carets and apostrophes, as rule texts have them, are not field
+    names, ranges, boosts or quotes: the words are searched."""
+    found = index.search(conn, query, core.Filters(edition=LATEST))
+    assert found.total > 0 and found.match == "all", query
+
+
+def test_filters_narrow_every_kind_of_query(index: Any, conn: sqlite3.Connection) -> None:
+    chapter = core.Filters(edition=LATEST, chapter="702")
+    for query in ["NOT trample", '"first strike"', "trample OR menace", "deathto*", "trampel~"]:
+        found = index.search(conn, query, chapter, limit=50)
+        assert found.hits, query
+        assert all(hit.label.startswith("702") for hit in found.hits), query
+    nothing = core.Filters(edition=LATEST, chapter="999")
+    assert index.search(conn, "damage", nothing).total == 0
+
+
 def test_mana_burn_across_editions(full_db: Path, conn: sqlite3.Connection) -> None:
     rules = search_json(full_db, '"mana burn"', "--all-editions", "--kind", "rule", "-n", "500")
     assert rules["edition"] is None and rules["total"] == len(rules["hits"]) > 0
@@ -416,7 +448,7 @@ def test_an_updated_index_answers_as_a_rebuilt_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two segments, deleted documents, the filters file of the new generation."""
-    monkeypatch.setattr(core, "REBUILD_SHARE", 1.0)
+    monkeypatch.setattr(search_index, "REBUILD_SHARE", 1.0)
     db = small_db(tmp_path, "2026-04-17", "2026-06-19", index=True)
     ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json", "--no-index")
     rebuilt = tmp_path / "rebuilt.search"
