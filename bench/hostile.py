@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import random
-import re
 import subprocess
 import sys
 import time
@@ -36,41 +35,11 @@ from common import table
 from rules_kb import pipeline
 from rules_kb.errors import RulesKbError
 from rules_kb.models import Edition
+from tests.mutants import changed, masked_warnings, records
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
 #: How many records around the mutation may differ for a change to count as local.
 LOCAL = 3
-
-
-def records(edition: Edition) -> list[tuple[Any, ...]]:
-    """Everything parsed, in document order, without line numbers (a new line break
-    moves every number after it)."""
-    items: list[tuple[Any, ...]] = [
-        ("title", edition.title),
-        ("date", edition.date),
-        ("intro", edition.intro),
-    ]
-    items += [("rule", r.number, r.kind, r.parent, r.text, r.examples) for r in edition.rules]
-    items += [("term", entry.term, entry.text) for entry in edition.glossary]
-    items += [("index", edition.index), ("credits", edition.credits)]
-    return items
-
-
-def changed(before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> int:
-    """How many records differ: what is left between the common start and end."""
-    shortest = min(len(before), len(after))
-    head = 0
-    while head < shortest and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while tail < shortest - head and before[-1 - tail] == after[-1 - tail]:
-        tail += 1
-    return max(len(before) - head - tail, len(after) - head - tail)
-
-
-def warnings_of(edition: Edition, decoded: Any) -> set[str]:
-    """The warnings, with numbers masked (line numbers move with a new line break)."""
-    return {re.sub(r"\d+", "#", w) for w in (*decoded.warnings, *edition.warnings)}
 
 
 def outcome(data: bytes, original: tuple[list[tuple[Any, ...]], set[str]]) -> tuple[str, bool]:
@@ -82,7 +51,7 @@ def outcome(data: bytes, original: tuple[list[tuple[Any, ...]], set[str]]) -> tu
         return ("refused" if "\n" not in str(error) else "refused (multi-line)"), False
     except Exception:
         return "traceback", False
-    warned = bool(warnings_of(edition, decoded) - original[1])
+    warned = bool(masked_warnings(edition, decoded) - original[1])
     span = changed(original[0], records(edition))
     if span == 0:
         return "handled-same", warned
@@ -111,7 +80,7 @@ def mutation_pass(names: list[str], count: int, seed: int) -> None:
     for name in names:
         data = (SHARED / f"{name}.txt").read_bytes()
         edition, decoded = pipeline.read_edition(data)
-        original = (records(edition), warnings_of(edition, decoded))
+        original = (records(edition), masked_warnings(edition, decoded))
         rng = random.Random(f"{seed}:{name}")
         start = time.perf_counter()
         results = [outcome(mutant, original) for mutant in mutants(data, count, rng)]

@@ -10,7 +10,6 @@ bench/hostile.py runs the same mutation pass at a larger scale.
 from __future__ import annotations
 
 import codecs
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from rules_kb import pipeline
 from rules_kb.errors import RulesKbError
 from rules_kb.models import Edition
 from tests.conftest import SHARED
+from tests.mutants import changed, masked_warnings, records
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BOMS = [b"", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE]
@@ -93,35 +93,6 @@ def test_fixture_with_inserted_bytes(line: int, inserted: bytes, codec: str) -> 
 
 
 # one-byte mutants of real editions ----------------------------------------------------
-
-
-def records(edition: Edition) -> list[tuple[Any, ...]]:
-    """Everything parsed, in order, without line numbers (a new line break moves them)."""
-    items: list[tuple[Any, ...]] = [
-        ("title", edition.title),
-        ("date", edition.date),
-        ("intro", edition.intro),
-    ]
-    items += [("rule", r.number, r.kind, r.parent, r.text, r.examples) for r in edition.rules]
-    items += [("term", entry.term, entry.text) for entry in edition.glossary]
-    items += [("index", edition.index), ("credits", edition.credits)]
-    return items
-
-
-def changed(before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> int:
-    """How many records differ: what is left between the common start and end."""
-    shortest = min(len(before), len(after))
-    head = 0
-    while head < shortest and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while tail < shortest - head and before[-1 - tail] == after[-1 - tail]:
-        tail += 1
-    return max(len(before) - head - tail, len(after) - head - tail)
-
-
-def masked_warnings(edition: Edition, decoded: Any) -> set[str]:
-    return {re.sub(r"\d+", "#", w) for w in (*decoded.warnings, *edition.warnings)}
 
 
 @cache
