@@ -270,8 +270,17 @@ def concurrency(readers: int = 70) -> None:
     twelve = [str(path) for path in files[-12:]]
     first = _cli("ingest", *twelve, "--db", race_db, "--json", "--no-index")
     second = _cli("ingest", *reversed(twelve), "--db", race_db, "--json", "--no-index")
-    raced = [(process.returncode, *process.communicate()) for process in (first, second)]
-    both = all(code == 0 and "Traceback" not in err for code, _out, err in raced)
+    raced = []
+    for process in (first, second):
+        out, err = process.communicate()  # before returncode, which is None until it ends
+        raced.append((process.returncode, out, err))
+    stored = subprocess.run(
+        [RULES_KB, "editions", "--db", race_db, "--json"], capture_output=True, text=True
+    )
+    dates = sorted(edition["edition"] for edition in json.loads(stored.stdout or "[]"))
+    both = dates == sorted(Path(path).stem for path in twelve) and all(
+        code == 0 and "Traceback" not in err for code, _out, err in raced
+    )
     rows = [
         ["lookups during an ingest of 28 editions", counts["rule", True], counts["rule", False]],
         ["searches during the same ingest", counts["search", True], counts["search", False]],

@@ -49,6 +49,7 @@ from rules_kb.search_index import (
     read_filters,
     read_texts,
     reading,
+    schema,
     stamp_of,
     stem,
     whoosh_module,
@@ -344,32 +345,8 @@ class Engine:
         return query.Or([query.Term(name, term, boost=fuzzy.boost) for term in near])
 
     def _check(self, parsed: Any) -> None:
-        """BadSearchQuery for fuzziness beyond MAX_FUZZY_EDITS and for wildcards too broad."""
-        query = whoosh_module("query")
-        for node in _nodes(parsed):
-            if isinstance(node, query.FuzzyTerm):
-                if node.maxdist > MAX_FUZZY_EDITS:
-                    written = f"{node.text}~{node.maxdist}"
-                    raise BadSearchQuery(
-                        f"{written!r} asks for {node.maxdist} edits; fuzzy"
-                        f" matching allows at most {MAX_FUZZY_EDITS} (write word~ or word~2)"
-                    )
-            elif isinstance(node, query.Every):
-                raise BadSearchQuery(
-                    f"'*' is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
-                )
-            elif isinstance(node, (query.Prefix, query.Wildcard)):
-                written = node.text + ("*" if isinstance(node, query.Prefix) else "")
-                if sum(1 for char in written if char not in "*?") < MIN_PATTERN_LETTERS:
-                    raise BadSearchQuery(
-                        f"{written!r} is too broad: a wildcard needs at least"
-                        f" {MIN_PATTERN_LETTERS} letters"
-                    )
-                expansions = node._btexts(self.reader)
-                if sum(1 for _ in islice(expansions, MAX_EXPANSIONS + 1)) > MAX_EXPANSIONS:
-                    raise BadSearchQuery(
-                        f"{written!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
-                    )
+        """BadSearchQuery for a query beyond the bounds (see :func:`check_bounds`)."""
+        check_bounds(parsed, self.reader)
 
     def base(self, filters: Filters) -> set[int] | None:
         """The documents a filter allows (None, for all of them, without one)."""
@@ -442,6 +419,46 @@ def _searcher() -> type:
 
     _SEARCHER.append(NarrowingSearcher)
     return NarrowingSearcher
+
+
+def check_bounds(parsed: Any, reader: Reader | None = None) -> None:
+    """BadSearchQuery for fuzziness beyond MAX_FUZZY_EDITS and for wildcards too broad:
+    too few letters, or (given the index's `reader`) more than MAX_EXPANSIONS words."""
+    query = whoosh_module("query")
+    for node in _nodes(parsed):
+        if isinstance(node, query.FuzzyTerm):
+            if node.maxdist > MAX_FUZZY_EDITS:
+                written = f"{node.text}~{node.maxdist}"
+                raise BadSearchQuery(
+                    f"{written!r} asks for {node.maxdist} edits; fuzzy"
+                    f" matching allows at most {MAX_FUZZY_EDITS} (write word~ or word~2)"
+                )
+        elif isinstance(node, query.Every):
+            raise BadSearchQuery(
+                f"'*' is too broad: a wildcard needs at least {MIN_PATTERN_LETTERS} letters"
+            )
+        elif isinstance(node, (query.Prefix, query.Wildcard)):
+            written = node.text + ("*" if isinstance(node, query.Prefix) else "")
+            if sum(1 for char in written if char not in "*?") < MIN_PATTERN_LETTERS:
+                raise BadSearchQuery(
+                    f"{written!r} is too broad: a wildcard needs at least"
+                    f" {MIN_PATTERN_LETTERS} letters"
+                )
+            if reader is None:
+                continue
+            expansions = node._btexts(reader)
+            if sum(1 for _ in islice(expansions, MAX_EXPANSIONS + 1)) > MAX_EXPANSIONS:
+                raise BadSearchQuery(
+                    f"{written!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"
+                )
+
+
+def refuse_early(text: str) -> None:
+    """BadSearchQuery for what no index could answer (too long, empty, nested too deep,
+    too fuzzy, a wildcard too broad), said before any index is opened or built."""
+    cleaned = checked_query(text)
+    _check_nesting(cleaned)
+    check_bounds(_parser(schema(), any_word=False).parse(cleaned))
 
 
 def _nodes(query: Any) -> Iterator[Any]:
@@ -778,7 +795,7 @@ def answer(
 
     Every read of the database goes through `conn`, in one read transaction (the
     caller's, or one begun here)."""
-    checked_query(text)
+    refuse_early(text)
     with reading(conn):
         for _attempt in range(3):
             ensure_index(conn, folder, progress=progress)

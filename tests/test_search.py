@@ -576,6 +576,17 @@ def test_a_hostile_query_fails_in_one_line(full_db: Path, query: str, says: str)
     assert "Traceback" not in result.output
 
 
+def test_a_query_no_index_could_answer_is_refused_before_one_is_built(tmp_path: Path) -> None:
+    db = small_db(tmp_path, "2026-04-17")
+    for query, says in [("trample~9", "at most 2"), ("*", "at least 2 letters"),
+                        ("(" * 30 + "x" + ")" * 30, "parentheses"), ("   ", "empty")]:  # fmt: skip
+        result = run("search", query, "--db", db)
+        assert result.exit_code == 1 and says in result.stderr, result.output
+    assert not core.index_dir(db).exists()
+    assert search_json(db, "trample~2")["total"] > 0  # a query it can answer builds one
+    assert core.index_dir(db).exists()
+
+
 @pytest.mark.parametrize(
     "query",
     ["trample~2", "deathtuch~2/0", "re*", "*ing", "NOT " * 200, '"' * 999, "\x00 trample \x7f"],
