@@ -11,6 +11,7 @@ none of lark, whoosh, networkx, scipy or sqlite-utils.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,10 @@ if TYPE_CHECKING:
     from rules_kb.search import Kind, Results
 
 __all__ = ["KnowledgeBase", "default_path", "open"]
+
+#: How many editions' reference resolvers a KnowledgeBase keeps (about 10 ms to make one):
+#: a long-lived server asked about every edition does not hold all 134.
+RESOLVERS = 16
 
 
 class NeedsUpgrade(RulesKbError):
@@ -93,7 +98,7 @@ class KnowledgeBase:
         self._reader: Reader | None = None
         self._lineage: Lineage | None = None
         self._index: Any = None
-        self._resolvers: dict[str, Any] = {}
+        self._resolvers: OrderedDict[str, Any] = OrderedDict()  # the newest RESOLVERS
 
     # lifetime ---------------------------------------------------------------------------
 
@@ -102,7 +107,7 @@ class KnowledgeBase:
         if self._reader is not None:
             self._reader.close()
         self._reader = self._lineage = self._index = None
-        self._resolvers = {}
+        self._resolvers = OrderedDict()
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -400,6 +405,9 @@ class KnowledgeBase:
                 numbers = reader.numbers(day)
                 terms = [term for term, _ in reader.glossary(day)]
             resolver = self._resolvers[day] = refs.Resolver(numbers, terms)
+            while len(self._resolvers) > RESOLVERS:
+                self._resolvers.popitem(last=False)
+        self._resolvers.move_to_end(day)
         return tuple(
             Link(
                 citation.start,

@@ -398,3 +398,20 @@ def test_every_target_is_placed_where_the_text_prints_it(
                     ), (entry.term, link)
                     placed += 1
     assert placed > 1000 and unprinted > 0
+
+
+def test_a_long_lived_base_keeps_a_bounded_number_of_resolvers(modern_db: Path) -> None:
+    """A server asked about every edition keeps the newest few resolvers, and answers the
+    same for an edition whose resolver it let go."""
+    import rules_kb
+    from rules_kb import api
+
+    base = rules_kb.open(modern_db)
+    text = "See rules 702.19b and 702.90a."
+    dates = base.dates()
+    first = base.references_in(text, dates[-1])
+    for day in dates[: api.RESOLVERS + 4]:
+        base.references_in(text, day)
+    assert len(base._resolvers) == api.RESOLVERS
+    assert base.references_in(text, dates[-1]) == first
+    assert [t.exists for t in first[0].targets] == [True, True]
