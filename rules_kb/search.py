@@ -31,6 +31,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -238,7 +239,7 @@ class Engine:
         self.lock = threading.Lock()
         self.leaves: list[tuple[Reader, int]] = list(self.reader.leaf_readers())
         self.filters = read_filters(folder, self.reader) or filters_from_index(folder, self.reader)
-        self.parsers = {any_word: _parser(self.ix.schema, any_word) for any_word in (False, True)}
+        self.parsers = {any_word: parser(any_word) for any_word in (False, True)}
         self._bases: dict[Filters, set[int] | None] = {}
         self._lexicons: dict[str, list[str]] = {}
 
@@ -458,7 +459,7 @@ def refuse_early(text: str) -> None:
     too fuzzy, a wildcard too broad), said before any index is opened or built."""
     cleaned = checked_query(text)
     _check_nesting(cleaned)
-    check_bounds(_parser(schema(), any_word=False).parse(cleaned))
+    check_bounds(parser(any_word=False).parse(cleaned))
 
 
 def _nodes(query: Any) -> Iterator[Any]:
@@ -466,6 +467,13 @@ def _nodes(query: Any) -> Iterator[Any]:
     yield query
     for child in query.children():
         yield from _nodes(child)
+
+
+@cache
+def parser(any_word: bool) -> Any:
+    """The query parser of every search in this process (see :func:`_parser`): made once,
+    over the schema every current index is built with (its format file says so)."""
+    return _parser(schema(), any_word)
 
 
 def _parser(schema: Any, any_word: bool) -> Any:
