@@ -112,3 +112,50 @@ def test_a_reingest_of_unchanged_files_never_loads_the_writer(tmp_path: Path) ->
     outcomes, modules = done.stdout.splitlines()
     assert outcomes == str([(f.stem, "unchanged") for f in files])
     assert modules == "[]"
+
+
+@pytest.mark.parametrize(
+    ("args", "kept"),
+    [
+        (["search", "trample"], ["search"]),
+        (["--db", "diff", "-v", "history", "702.19"], ["history"]),
+        (["--db=x.db", "rule", "702.19", "702.20"], ["rule"]),
+        (["--help"], None),
+        (["serch", "trample"], None),
+        ([], None),
+    ],
+)
+def test_typer_reads_only_the_command_it_runs(args: list[str], kept: list[str] | None) -> None:
+    code = (
+        "import sys, json\n"
+        "from rules_kb.cli.registry import app, command_name, only\n"
+        "every = [command_name(i) for i in app.registered_commands]\n"
+        "only(json.loads(sys.argv[1]))\n"
+        "names = [command_name(i) for i in app.registered_commands]\n"
+        "print(json.dumps(None if names == every else names))\n"
+    )
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == kept
+
+
+def test_the_entry_point_still_answers_every_command_line(all_editions_db: Path) -> None:
+    def entry(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "rules_kb", *args], capture_output=True, text=True
+        )
+
+    listed = entry("--help")
+    assert listed.returncode == 0
+    assert all(name in listed.stdout for name in ("search", "history", "ingest", "mcp"))
+    found = entry("--db", str(all_editions_db), "search", "trample", "--json")
+    assert found.returncode == 0, found.stderr
+    assert '"702.19' in found.stdout
+    typo = entry("serch", "trample")
+    assert typo.returncode == 2 and "No such command" in typo.stderr
+    helped = entry("where", "--help")
+    assert helped.returncode == 0 and "--to" in helped.stdout

@@ -25,8 +25,9 @@ def main() -> None:
         code = answer(sys.argv[1:])
         if code is not None:
             sys.exit(code)
-        from rules_kb.cli.registry import app
+        from rules_kb.cli.registry import app, only
 
+        only(sys.argv[1:])
         app()
     except KeyboardInterrupt:
         sys.stderr.write("rules-kb: interrupted\n")
