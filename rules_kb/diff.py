@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
@@ -304,42 +304,30 @@ def _with_examples(
     """A rule whose examples changed is changed, even when its own text is not; when the
     text and the examples differ only in typography, it is a typography change."""
     text_same = change.old_text == change.new_text
-    typographic = all(
-        example.old_text is not None
-        and example.new_text is not None
-        and same_wording(example.old_text, example.new_text)
-        for example in examples
-    )
+    typographic = _each_example(examples, same_wording)
     if (typographic and change.type in {"typography", "moved"}) or (
         typographic and text_same and change.old_key == change.new_key
     ):
         kind: ChangeType = "typography" if change.old_key == change.new_key else "moved"
-        return Change(
-            kind,
-            change.kind,
-            change.old_key,
-            change.new_key,
-            change.old_text,
-            change.new_text,
-            change.words,
-            examples=examples,
-        )
-    examples_renumbered_only = all(
+        return replace(change, type=kind, reference_only=False, examples=examples)
+    renumbered_only = _each_example(
+        examples, lambda old, new: renumber_references(old, number_map) == new
+    )
+    return replace(
+        change,
+        type="changed",
+        reference_only=(change.reference_only or text_same) and renumbered_only,
+        examples=examples,
+    )
+
+
+def _each_example(examples: tuple[ExampleChange, ...], alike: Callable[[str, str], bool]) -> bool:
+    """Whether every example was there before and after, and the two are `alike`."""
+    return all(
         example.old_text is not None
         and example.new_text is not None
-        and renumber_references(example.old_text, number_map) == example.new_text
+        and alike(example.old_text, example.new_text)
         for example in examples
-    )
-    return Change(
-        "changed",
-        change.kind,
-        change.old_key,
-        change.new_key,
-        change.old_text,
-        change.new_text,
-        change.words,
-        reference_only=(change.reference_only or text_same) and examples_renumbered_only,
-        examples=examples,
     )
 
 
