@@ -36,7 +36,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from rules_kb.models import glossary_names
+from rules_kb.models import glossary_names, is_title
 from rules_kb.typography import fold, key
 
 if TYPE_CHECKING:
@@ -64,8 +64,6 @@ ACCEPT_IN_PLACE = 0.40
 ACCEPT_SHORT = 0.75
 """Similarity at which two headings or names are the same (unless the number is kept)."""
 SHORT = 30
-TITLE_LENGTH = 60
-"""A text this long or shorter that does not end like a sentence is a title or a name."""
 """Normalised texts shorter than this are headings or names: judged by edit ratio alone."""
 BASELINE = 0.3
 """Subtracted from the score of every acceptable pair before the assignment."""
@@ -307,11 +305,6 @@ def _name_similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     tokens = process.cdist(a, b, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=-1)
     result: NDArray[np.float32] = np.maximum(ratio, tokens) / np.float32(100.0)
     return result
-
-
-def is_title(text: str) -> bool:
-    """A heading's title or a name ("Trample", "Game Concepts"), not a sentence."""
-    return len(text) <= TITLE_LENGTH and not text.rstrip().endswith((".", ":"))
 
 
 def _fuzzy(

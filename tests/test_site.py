@@ -234,6 +234,17 @@ def test_slugs_are_unique_and_stable() -> None:
                      "Dandân": "dandan"}  # fmt: skip
 
 
+def test_a_rule_that_introduces_a_list_is_no_heading(kb: rules_kb.KnowledgeBase) -> None:
+    """ "There are five special actions:" is a sentence, as the aligner reads it too; the
+    site once styled it, and named its page, as a title."""
+    from rules_kb.models import is_title
+
+    rules = list(kb.contents(BRO).rules())
+    lists = [r for r in rules if r.text.rstrip().endswith(":") and len(r.text) <= 60]
+    assert lists and not any(is_title(r.text) for r in lists)
+    assert is_title(next(r.text for r in rules if r.number == "702.19"))  # "Trample"
+
+
 def test_a_range_links_each_number(kb: rules_kb.KnowledgeBase) -> None:
     text = "see rules 603.7d–f."
     shown = markup.linked(text, kb.references_in(text, BRO), lambda t: f"#{t.key}")

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules_kb.models import is_title
 from rules_kb.progress import Progress, silent
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
 from rules_kb.site import folder, pages, searchindex
@@ -190,9 +191,7 @@ class Generator:
         self.site.rule_pages = set(self.site.built[latest.edition].places)
         self.site.old_numbers = {r.number for r in redirects}
         self.site.rule_pages |= self.site.old_numbers
-        self.site.headings = {
-            r.number: r.text for r in latest.rules() if searchindex.is_title(r.text)
-        }
+        self.site.headings = {r.number: r.text for r in latest.rules() if is_title(r.text)}
 
     # edition pages -------------------------------------------------------------------
 
@@ -350,7 +349,7 @@ def search_documents(contents: Contents, places: EditionPlaces) -> Iterable[sear
         if url is None:
             continue
         kind = {"section": "s", "chapter": "c"}.get(record.kind, "r")
-        title = record.text if searchindex.is_title(record.text) else ""
+        title = record.text if is_title(record.text) else ""
         yield searchindex.Document(record.number, kind, url, title, record.text)
         for i, example in enumerate(record.examples, 1):
             page = url.partition("#")[0]

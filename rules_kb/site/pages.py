@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from rules_kb.models import is_title
 from rules_kb.records import (
     Contents,
     EditionRecord,
@@ -24,7 +25,6 @@ from rules_kb.records import (
 from rules_kb.site import places as at
 from rules_kb.site.markup import linked, plain, words
 from rules_kb.site.places import EditionPlaces
-from rules_kb.site.searchindex import is_title
 
 if TYPE_CHECKING:
     from rules_kb.diff import Change, EditionDiff

@@ -29,8 +29,6 @@ STOP = frozenset(
 FIELDS = ("n", "h", "x")
 #: Stored with each document, for the result list: number or term, kind, url, preview.
 STORED = ("n", "k", "u", "t")
-#: Longest heading that counts as a title ("702.19 Trample"), not a sentence.
-TITLE_MAX = 60
 PREVIEW = 110
 
 
@@ -67,11 +65,6 @@ def fold(term: str) -> str | None:
     decomposed = unicodedata.normalize("NFD", term)
     folded = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     return None if folded in STOP else folded
-
-
-def is_title(text: str) -> bool:
-    """Whether a rule's text is a heading ("Trample") rather than a sentence."""
-    return len(text) <= TITLE_MAX and not text.rstrip().endswith(".")
 
 
 def preview(text: str) -> str:
