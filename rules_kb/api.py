@@ -643,7 +643,10 @@ class _Writer:
             return
         from concurrent.futures import Future, ProcessPoolExecutor
 
-        pending: list[tuple[str, bytes | IngestOutcome, Future[Parsed] | None]] = []
+        # Each file: its label, its bytes (or why they cannot be read), and either the stored
+        # edition of the same bytes or the worker parsing them.
+        pending: list[tuple[str, bytes | IngestOutcome, IngestResult | Future[Parsed] | None]]
+        pending = []
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             queue = iter(files)
             while True:
@@ -652,26 +655,18 @@ class _Writer:
                     if upcoming is None:
                         break
                     data = _read(upcoming)
-                    work = None
-                    if (
-                        not isinstance(data, IngestOutcome)
-                        and self.known(data, replace=replace) is None
-                    ):
-                        work = pool.submit(_parsed, data)
+                    work: IngestResult | Future[Parsed] | None = None
+                    if not isinstance(data, IngestOutcome):
+                        work = self.known(data, replace=replace) or pool.submit(_parsed, data)
                     pending.append((display_name(upcoming), data, work))
                 if not pending:
                     return
                 label, data, work = pending.pop(0)
                 if isinstance(data, IngestOutcome):
                     yield IngestOutcome(label, error=data.error)
-                elif work is None:
-                    known = self.known(data, replace=replace)
-                    yield (
-                        IngestOutcome(label, known)
-                        if known
-                        else self.ingest(data, replace=replace, name=label)
-                    )
-                else:
+                elif isinstance(work, IngestResult):
+                    yield IngestOutcome(label, work)
+                elif work is not None:
                     yield self.store(label, data, work.result(), replace=replace)
 
     def known(self, data: bytes, *, replace: bool) -> IngestResult | None:
