@@ -16,16 +16,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
 from rules_kb.models import normalise_number
 from rules_kb.typography import same_wording
+from rules_kb.worddiff import WordOp, word_diffs
 
 if TYPE_CHECKING:
     from rules_kb.query import Reader
 
 ChangeType = Literal["added", "removed", "changed", "moved", "typography"]
-WordOp = tuple[str, str]
-
-DIFF_TIMEOUT = 0.0
-"""diff-match-patch's time limit per diff. Its default, 1 s, silently degrades large
-diffs; a rule is at most a few hundred words, so no limit (0) is both exact and fast."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,13 +257,25 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     ids += [before[i].text_id for i in alignment.removed]
     ids += [after[j].text_id for j in alignment.added]
     texts = library.texts(ids)
-    placed: list[tuple[tuple[Any, ...], Change]] = []
-    for i, j in touched:
-        change = _paired(before[i], after[j], texts, number_map)
-        examples = _example_changes(
+    example_texts = [
+        (
             [texts[tid] for tid in old_examples.get(i, ())],
             [texts[tid] for tid in new_examples.get(j, ())],
         )
+        for i, j in touched
+    ]
+    wanted = [(texts[before[i].text_id], texts[after[j].text_id]) for i, j in touched]
+    wanted += [
+        (before or "", after or "")
+        for old, new in example_texts
+        for before, after in _example_pairs(old, new)
+    ]
+    wanted = [(old, new) for old, new in dict.fromkeys(wanted) if old != new]
+    words = dict(zip(wanted, word_diffs(wanted)))
+    placed: list[tuple[tuple[Any, ...], Change]] = []
+    for (i, j), (old_example_texts, new_example_texts) in zip(touched, example_texts):
+        change = _paired(before[i], after[j], texts, number_map, words)
+        examples = _example_changes(old_example_texts, new_example_texts, words)
         if examples:
             change = _with_examples(change, examples, number_map)
         placed.append(((j, 0), change))
@@ -285,16 +293,23 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     return tuple(change for _, change in placed)
 
 
-def _example_changes(old: Sequence[str], new: Sequence[str]) -> tuple[ExampleChange, ...]:
+def _example_pairs(
+    old: Sequence[str], new: Sequence[str]
+) -> Iterable[tuple[str | None, str | None]]:
     """Examples pair up in order: the k-th old one with the k-th new one."""
-    changes = []
     for index in range(max(len(old), len(new))):
-        before = old[index] if index < len(old) else None
-        after = new[index] if index < len(new) else None
+        yield (old[index] if index < len(old) else None, new[index] if index < len(new) else None)
+
+
+def _example_changes(
+    old: Sequence[str], new: Sequence[str], words: Mapping[tuple[str, str], tuple[WordOp, ...]]
+) -> tuple[ExampleChange, ...]:
+    changes = []
+    for before, after in _example_pairs(old, new):
         if before == after:
             continue
-        words = word_diff(before or "", after or "")
-        changes.append(ExampleChange(before, after, words))
+        pair = (before or "", after or "")
+        changes.append(ExampleChange(before, after, words[pair]))
     return tuple(changes)
 
 
@@ -341,14 +356,18 @@ def _position_after(old_index: int, alignment: Alignment) -> int:
 
 
 def _paired(
-    old: Item, new: Item, texts: Mapping[int, str], number_map: Mapping[str, str]
+    old: Item,
+    new: Item,
+    texts: Mapping[int, str],
+    number_map: Mapping[str, str],
+    words: Mapping[tuple[str, str], tuple[WordOp, ...]],
 ) -> Change:
     old_text, new_text = texts[old.text_id], texts[new.text_id]
     if old.text_id == new.text_id:
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
     if old.key == new.key and same_wording(old_text, new_text):
-        words = word_diff(old_text, new_text)
-        return Change("typography", new.kind, old.key, new.key, old_text, new_text, words)
+        ops = words[old_text, new_text]
+        return Change("typography", new.kind, old.key, new.key, old_text, new_text, ops)
     return Change(
         "changed",
         new.kind,
@@ -356,7 +375,7 @@ def _paired(
         new.key,
         old_text,
         new_text,
-        word_diff(old_text, new_text),
+        words[old_text, new_text],
         reference_only=renumber_references(old_text, number_map) == new_text,
     )
 
@@ -364,43 +383,6 @@ def _paired(
 def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
     """The text with every rule number it cites replaced by its counterpart's number."""
     return RULE_REFERENCE.sub(lambda match: number_map.get(match.group(0), match.group(0)), text)
-
-
-# word diffs ----------------------------------------------------------------------
-
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
-_PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text
-
-
-def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
-    """A word-level diff: diff-match-patch on words (its lines-to-chars trick applied to
-    words), with semantic cleanup; adjacent operations of one kind are merged."""
-    from diff_match_patch import diff_match_patch
-
-    engine = diff_match_patch()
-    engine.Diff_Timeout = DIFF_TIMEOUT
-    vocabulary: dict[str, str] = {}
-    encoded_old = _encode(old, vocabulary)
-    encoded_new = _encode(new, vocabulary)
-    diffs = engine.diff_main(encoded_old, encoded_new, False)
-    engine.diff_cleanupSemantic(diffs)
-    tokens = {code: token for token, code in vocabulary.items()}
-    symbols = {-1: "-", 0: "=", 1: "+"}
-    merged: list[list[str]] = []
-    for op, chunk in diffs:
-        text = "".join(tokens[code] for code in chunk)
-        if merged and merged[-1][0] == symbols[op]:
-            merged[-1][1] += text
-        elif text:
-            merged.append([symbols[op], text])
-    return tuple((op, text) for op, text in merged)
-
-
-def _encode(text: str, vocabulary: dict[str, str]) -> str:
-    return "".join(
-        vocabulary.setdefault(token, chr(_PRIVATE_USE + len(vocabulary)))
-        for token in _TOKEN.findall(text)
-    )
 
 
 # term changes --------------------------------------------------------------------

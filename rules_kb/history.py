@@ -203,7 +203,7 @@ class Lineage:
         example_ids: Callable[[Node], tuple[int, ...]] | None = None,
         load: Callable[[list[int]], Mapping[int, str]] | None = None,
     ) -> History:
-        from rules_kb.diff import word_diff
+        from rules_kb.worddiff import word_diff
 
         dates = self.reader.dates()
         date_of = self._date_of()

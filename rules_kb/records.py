@@ -408,7 +408,7 @@ class Citation:
         ("+", inserted) runs; empty when it did not change."""
         if not self.text_changed or self.text is None:
             return ()
-        from rules_kb.diff import word_diff
+        from rules_kb.worddiff import word_diff
 
         return word_diff(self.then, self.text)
 

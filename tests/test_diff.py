@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +16,9 @@ from typer.testing import CliRunner, Result
 import rules_kb
 from rules_kb.align import align, normalise, precision_recall
 from rules_kb.cli import app
-from rules_kb.diff import Library, diff, renumber_references, term_changes, word_diff
+from rules_kb.diff import Library, diff, renumber_references, term_changes
 from rules_kb.query import Reader
+from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
 from tests.conftest import SHARED
 
 LABELS = Path(__file__).parent / "fixtures" / "alignment"
@@ -315,3 +319,62 @@ def test_examples_in_the_html_page(all_db: Path, tmp_path: Path) -> None:
     result = run(all_db, "diff", "2020-01-24", "2020-04-17", "--format", "html", "-o", str(page))
     assert result.exit_code == 0, result.output
     assert 'class="example"' in page.read_text("utf-8")
+
+
+def _changed_pairs(library: Library) -> list[tuple[str, str]]:
+    result = diff(library, "2009-05-01", "2009-07-11")
+    return [
+        (change.old_text, change.new_text)
+        for change in (*result.rules, *result.glossary)
+        if change.type == "changed" and change.old_text and change.new_text
+    ]
+
+
+def test_word_diffs_of_the_overhaul_round_trip_on_word_boundaries(library: Library) -> None:
+    pairs = _changed_pairs(library)
+    assert sum(len(old) + len(new) for old, new in pairs) >= PARALLEL_CHARACTERS
+    serial = [word_diff(old, new) for old, new in pairs]
+    assert word_diffs(pairs) == serial  # two processes, the same answer
+    for (old, new), ops in zip(pairs, serial, strict=True):
+        assert "".join(t for op, t in ops if op != "+") == old
+        assert "".join(t for op, t in ops if op != "-") == new
+        assert all(text for _, text in ops)
+        assert all(a[0] != b[0] for a, b in itertools.pairwise(ops))
+        for side in "-+":  # no piece of either text ends or starts inside a word
+            pieces = [text for op, text in ops if op in {"=", side}]
+            for before, after in itertools.pairwise(pieces):
+                assert not (re.match(r"\w", before[-1]) and re.match(r"\w", after[0])), ops
+
+
+def test_word_diff_keeps_spacing_changes_and_places_spaces_as_written() -> None:
+    assert word_diff("a  b", "a b") == (("=", "a "), ("-", " "), ("=", "b"))
+    assert word_diff("shuffle his deck", "shuffle or cut his deck") == (
+        ("=", "shuffle "),
+        ("+", "or cut "),
+        ("=", "his deck"),
+    )
+    ops = word_diff(" Trample. ", "Trample.\t")
+    assert "".join(t for op, t in ops if op != "+") == " Trample. "
+    assert "".join(t for op, t in ops if op != "-") == "Trample.\t"
+    assert word_diff("", "") == ()
+
+
+def test_word_diffs_never_fork_while_other_threads_run(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("forked with a thread running")
+
+    pairs = _changed_pairs(library)[:50] * 20
+    assert sum(len(old) + len(new) for old, new in pairs) >= PARALLEL_CHARACTERS
+    monkeypatch.setattr(multiprocessing, "get_context", refuse)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert word_diffs(pairs)[:50] == [word_diff(*pair) for pair in pairs[:50]]
+    finally:
+        stop.set()
+        thread.join()

@@ -1,0 +1,172 @@
+"""Word diffs: diff-match-patch over words, for `diff`, `history` and `cite`.
+
+diff-match-patch diffs characters. Each word and punctuation mark is mapped to one
+private-use character (its lines-to-chars trick applied to words), so its bisection and
+semantic cleanup work on words. Whitespace is not a token: each word carries the spaces
+in front of it, which are put back afterwards. That halves the sequences the bisection
+walks (its cost grows with their length times the edit distance), and a space never
+pairs with another space by accident.
+
+A batch of many diffs (an edition's worth, as in the 2009 overhaul) is spread over the
+free cores when the process may fork.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable, Sequence
+
+WordOp = tuple[str, str]
+
+DIFF_TIMEOUT = 0.0
+"""diff-match-patch's time limit per diff. Its default, 1 s, silently degrades large
+diffs; a rule is at most a few hundred words, so no limit (0) is both exact and fast."""
+
+PARALLEL_CHARACTERS = 80_000
+"""A batch of diffs over at least this many characters (old and new) is split over
+processes; below it, starting them costs more than they save."""
+
+_WORD = re.compile(r"(\s*)(\w+|[^\w\s])")
+_PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text
+_SYMBOLS = {-1: "-", 0: "=", 1: "+"}
+
+
+def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
+    """The word diff of two texts: ("=", kept), ("-", deleted) and ("+", inserted)
+    runs, in order; the kept and deleted runs join to `old`, the kept and inserted ones
+    to `new`. A replacement lists its deletion first."""
+    from diff_match_patch import diff_match_patch
+
+    engine = diff_match_patch()
+    engine.Diff_Timeout = DIFF_TIMEOUT
+    old_spaces, old_words, old_tail = _split(old)
+    new_spaces, new_words, new_tail = _split(new)
+    vocabulary: dict[str, str] = {}
+    encoded_old = "".join(_codes(old_words, vocabulary))
+    encoded_new = "".join(_codes(new_words, vocabulary))
+    diffs = engine.diff_main(encoded_old, encoded_new, False)
+    engine.diff_cleanupSemantic(diffs)
+    runs: list[list[str]] = []
+    at_old = at_new = 0
+    for op, chunk in diffs:
+        count = len(chunk)
+        if op == 0:
+            for offset in range(count):
+                before, after = old_spaces[at_old + offset], new_spaces[at_new + offset]
+                if before != after:
+                    _add(runs, "-", before)
+                    _add(runs, "+", after)
+                    _add(runs, "=", old_words[at_old + offset])
+                else:
+                    _add(runs, "=", before + old_words[at_old + offset])
+            at_old += count
+            at_new += count
+        elif op < 0:
+            _add(runs, "-", _joined(old_spaces, old_words, at_old, count))
+            at_old += count
+        else:
+            _add(runs, "+", _joined(new_spaces, new_words, at_new, count))
+            at_new += count
+    if old_tail == new_tail:
+        _add(runs, "=", old_tail)
+    else:
+        _add(runs, "-", old_tail)
+        _add(runs, "+", new_tail)
+    return _tidy(runs)
+
+
+def word_diffs(pairs: Sequence[tuple[str, str]]) -> list[tuple[WordOp, ...]]:
+    """`word_diff` of each (old, new) pair, in order; a large batch runs on several
+    cores when this process is single-threaded and may fork (never in a server)."""
+    workers = _workers(pairs)
+    if workers < 2:
+        return [word_diff(old, new) for old, new in pairs]
+    import multiprocessing
+
+    chunk = max(1, len(pairs) // (workers * 8))
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.starmap(word_diff, pairs, chunksize=chunk)
+
+
+def _workers(pairs: Sequence[tuple[str, str]]) -> int:
+    if sum(len(old) + len(new) for old, new in pairs) < PARALLEL_CHARACTERS:
+        return 1
+    if threading.active_count() > 1 or not hasattr(os, "fork"):
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(cores, 4)
+
+
+def _split(text: str) -> tuple[list[str], list[str], str]:
+    """The spaces before each word, the words, and the whitespace after the last."""
+    found = _WORD.findall(text)
+    spaces = [space for space, _ in found]
+    words = [word for _, word in found]
+    consumed = sum(len(space) + len(word) for space, word in found)
+    return spaces, words, text[consumed:]
+
+
+def _codes(words: Iterable[str], vocabulary: dict[str, str]) -> Iterable[str]:
+    for word in words:
+        code = vocabulary.get(word)
+        if code is None:
+            code = vocabulary[word] = chr(_PRIVATE_USE + len(vocabulary))
+        yield code
+
+
+def _joined(spaces: Sequence[str], words: Sequence[str], start: int, count: int) -> str:
+    return "".join(spaces[i] + words[i] for i in range(start, start + count))
+
+
+def _add(runs: list[list[str]], op: str, text: str) -> None:
+    if not text:
+        return
+    if runs and runs[-1][0] == op:
+        runs[-1][1] += text
+    else:
+        runs.append([op, text])
+
+
+def _tidy(runs: list[list[str]]) -> tuple[WordOp, ...]:
+    """Each stretch between kept runs becomes one deletion then one insertion, and the
+    spaces a word carried in front move to where a reader expects them: a replacement's
+    shared leading space into the kept text before it, an insertion's leading space to
+    its end when the kept text after it starts with the same space."""
+    out: list[list[str]] = []
+    index = 0
+    while index < len(runs):
+        if runs[index][0] == "=":
+            _add(out, "=", runs[index][1])
+            index += 1
+            continue
+        end = index
+        while end < len(runs) and runs[end][0] != "=":
+            end += 1
+        deleted = "".join(text for op, text in runs[index:end] if op == "-")
+        inserted = "".join(text for op, text in runs[index:end] if op == "+")
+        if deleted and inserted:
+            space = _leading_space(os.path.commonprefix([deleted, inserted]))
+            _add(out, "=", space)
+            deleted, inserted = deleted[len(space) :], inserted[len(space) :]
+        else:
+            alone = deleted or inserted
+            space = _leading_space(alone)
+            following = runs[end] if end < len(runs) else None
+            if space and following is not None and following[1].startswith(space):
+                _add(out, "=", space)
+                alone = alone[len(space) :] + space
+                following[1] = following[1][len(space) :]
+            deleted, inserted = (alone, "") if deleted else ("", alone)
+        _add(out, "-", deleted)
+        _add(out, "+", inserted)
+        index = end
+    return tuple((op, text) for op, text in out)
+
+
+def _leading_space(text: str) -> str:
+    return text[: len(text) - len(text.lstrip())]
