@@ -271,9 +271,9 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
         for before, after in _example_pairs(old, new)
     ]
     wanted = [(old, new) for old, new in dict.fromkeys(wanted) if old != new]
-    words = dict(zip(wanted, word_diffs(wanted)))
+    words = dict(zip(wanted, word_diffs(wanted), strict=True))
     placed: list[tuple[tuple[Any, ...], Change]] = []
-    for (i, j), (old_example_texts, new_example_texts) in zip(touched, example_texts):
+    for (i, j), (old_example_texts, new_example_texts) in zip(touched, example_texts, strict=True):
         change = _paired(before[i], after[j], texts, number_map, words)
         examples = _example_changes(old_example_texts, new_example_texts, words)
         if examples:

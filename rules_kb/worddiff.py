@@ -150,7 +150,7 @@ def _tidy(runs: list[list[str]]) -> tuple[WordOp, ...]:
         deleted = "".join(text for op, text in runs[index:end] if op == "-")
         inserted = "".join(text for op, text in runs[index:end] if op == "+")
         if deleted and inserted:
-            space = _leading_space(os.path.commonprefix([deleted, inserted]))
+            space = _shared_space(deleted, inserted)
             _add(out, "=", space)
             deleted, inserted = deleted[len(space) :], inserted[len(space) :]
         else:
@@ -166,6 +166,15 @@ def _tidy(runs: list[list[str]]) -> tuple[WordOp, ...]:
         _add(out, "+", inserted)
         index = end
     return tuple((op, text) for op, text in out)
+
+
+def _shared_space(first: str, second: str) -> str:
+    """The whitespace both texts start with."""
+    ours, theirs = _leading_space(first), _leading_space(second)
+    length = 0
+    while length < min(len(ours), len(theirs)) and ours[length] == theirs[length]:
+        length += 1
+    return ours[:length]
 
 
 def _leading_space(text: str) -> str:
