@@ -18,24 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules_kb.errors import RulesKbError, UnknownRule, UnknownTerm
+from rules_kb.outcomes import IngestOutcome, IngestResult
 from rules_kb.progress import Progress, silent
-from rules_kb.records import (
-    CheckReport,
-    CitationReport,
-    Contents,
-    EditionRecord,
-    GlossaryRecord,
-    IngestOutcome,
-    IngestResult,
-    Link,
-    Redirect,
-    References,
-    RuleRecord,
-    SetRelease,
-    Shown,
-    Target,
-    Where,
-)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -45,6 +29,19 @@ if TYPE_CHECKING:
     from rules_kb.graph import Format as GraphFormat
     from rules_kb.history import History, Lineage
     from rules_kb.query import Reader
+    from rules_kb.records import (
+        CheckReport,
+        CitationReport,
+        Contents,
+        EditionRecord,
+        GlossaryRecord,
+        Link,
+        Redirect,
+        References,
+        RuleRecord,
+        Shown,
+        Where,
+    )
     from rules_kb.search import Kind, Results
 
 __all__ = ["KnowledgeBase", "default_path", "open"]
@@ -186,6 +183,7 @@ class KnowledgeBase:
         from dataclasses import replace
 
         from rules_kb import catalogue
+        from rules_kb.records import SetRelease
 
         known = catalogue.load()
         with self._snapshot() as reader:
@@ -255,6 +253,7 @@ class KnowledgeBase:
         """A rule for a number, a glossary entry (or keyword rule) for a term, else the
         search results for the words."""
         from rules_kb.models import is_number
+        from rules_kb.records import RuleRecord, Shown
 
         if is_number(query):
             return Shown("rule", self.rule(query, edition))
@@ -293,7 +292,7 @@ class KnowledgeBase:
     @property
     def index_folder(self) -> Path:
         """The folder of the full-text index beside the database."""
-        from rules_kb.search import index_dir
+        from rules_kb.search_index import index_dir
 
         return index_dir(self.path)
 
@@ -353,6 +352,7 @@ class KnowledgeBase:
 
     def _graph_node(self, query: str, day: str, built: nx.DiGraph) -> str:
         from rules_kb.models import is_number, normalise_number
+        from rules_kb.records import RuleRecord
 
         if is_number(query):
             number = normalise_number(query)
@@ -368,6 +368,7 @@ class KnowledgeBase:
     def _number_for(self, query: str, day: str) -> str:
         """The rule number a query means: itself, or the rule of a keyword or term."""
         from rules_kb.models import is_number
+        from rules_kb.records import RuleRecord
 
         if is_number(query):
             return query
@@ -385,6 +386,8 @@ class KnowledgeBase:
 
     def contents(self, edition: str = "latest") -> Contents:
         """Every record of an edition: its sections with their rules nested, its glossary."""
+        from rules_kb.records import Contents
+
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
             glossary = tuple(reader.entry(term, text, day) for term, text in reader.glossary(day))
@@ -397,6 +400,7 @@ class KnowledgeBase:
         names ("rules 603.7d–f" names 603.7d, 603.7e and 603.7f) and where each target is
         printed (603.7e is not). With `glossary`, the glossary's "See X." too."""
         from rules_kb import refs
+        from rules_kb.records import Link, Target
 
         day = self.edition(edition)
         resolver = self._resolvers.get(day)
@@ -487,6 +491,8 @@ class KnowledgeBase:
             return self.lineage.where("rule", wanted, day, target)
 
     def _where_term(self, term: str, day: str, target: str) -> Where:
+        from rules_kb.records import RuleRecord
+
         found = self.define(term, day)
         if isinstance(found, RuleRecord):
             return self.lineage.where("rule", found.number, day, target)
@@ -547,6 +553,33 @@ class KnowledgeBase:
         changed = any(o.result and o.result.status != "unchanged" for o in outcomes)
         if index and self.path.exists() and (changed or not self._index_fresh()):
             self.build_index()
+        return outcomes
+
+    def stored_outcomes(
+        self, paths: Iterable[str | Path], *, index: bool = True
+    ) -> list[IngestOutcome] | None:
+        """What `ingest_files(paths)` reports when it has nothing to do: every file's bytes
+        stored already and, with `index`, the search index up to date. It is found with a
+        read-only look at the database, loading neither the writer nor the parser nor
+        Whoosh. None when a file is new, changed, missing or unreadable, or the database
+        or the index needs work: `ingest_files` has something to do or to say then."""
+        import hashlib
+
+        files = list(expand(paths))
+        if not files or not self.path.is_file():
+            return None
+        stored = _stored_digests(self.path, self.index_folder if index else None)
+        if stored is None:
+            return None
+        outcomes = []
+        for file in files:
+            data = _read(file)
+            if isinstance(data, IngestOutcome):
+                return None
+            known = stored.get(hashlib.sha256(data).hexdigest())
+            if known is None:
+                return None
+            outcomes.append(IngestOutcome(display_name(file), known))
         return outcomes
 
     def _index_fresh(self) -> bool:
@@ -703,19 +736,26 @@ class _Writer:
         return IngestOutcome(label, result)
 
 
-def _stored_digests(path: Path) -> dict[str, IngestResult] | None:
+def _stored_digests(path: Path, index_folder: Path | None = None) -> dict[str, IngestResult] | None:
     """Every stored edition by the digest of its bytes, read without the writer; None
-    when the database needs the writer first (an older schema, or not a database)."""
+    when the database needs the writer first (an older schema, or not a database), or,
+    given `index_folder`, when that search index is not up to date with it."""
     import sqlite3
 
     from rules_kb import schema
-    from rules_kb.query import connect_read_only, stored_copies
+    from rules_kb.readonly import connect_read_only, stored_copies
 
     try:
         conn = connect_read_only(path)
         try:
+            conn.execute("BEGIN")  # one snapshot for the editions and the index stamp
             if int(conn.execute("PRAGMA user_version").fetchone()[0]) != schema.VERSION:
                 return None
+            if index_folder is not None:
+                from rules_kb.search_index import up_to_date
+
+                if not up_to_date(conn, index_folder):
+                    return None
             return stored_copies(conn)
         finally:
             conn.close()
@@ -804,4 +844,6 @@ def _index_progress(progress: Progress) -> Any:
 
 def kind_of(record: GlossaryRecord | RuleRecord) -> Literal["rule", "glossary"]:
     """Whether a define() answer is a rule or a glossary entry."""
+    from rules_kb.records import RuleRecord
+
     return "rule" if isinstance(record, RuleRecord) else "glossary"

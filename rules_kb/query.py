@@ -14,10 +14,11 @@ from contextlib import contextmanager
 from datetime import date as Date
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
 
 from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
 from rules_kb.models import glossary_names, normalise_number, sort_key
+from rules_kb.readonly import connect_read_only as connect_read_only
+from rules_kb.readonly import stored_copies as stored_copies
 from rules_kb.records import (
     Anomaly,
     CheckReport,
@@ -25,7 +26,6 @@ from rules_kb.records import (
     Edge,
     EditionRecord,
     GlossaryRecord,
-    IngestResult,
     References,
     RuleRecord,
 )
@@ -36,38 +36,6 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 #: A definition that only sends the reader elsewhere: "See Active Player, Nonactive ..."
 _POINTER = re.compile(r"^See\s+(?!also\b)", re.I)
-#: How long a lookup waits for a writer's lock before it gives up (milliseconds).
-BUSY_TIMEOUT_MS = 30_000
-
-
-def connect_read_only(path: Path) -> sqlite3.Connection:
-    """A read-only connection; the path is quoted, so "#", "?" and "%" in it are safe.
-
-    A database on read-only media (no -wal or -shm file can be made) is opened as
-    immutable: nobody can be writing it there.
-    """
-    uri = "file:" + quote(str(path.resolve()))
-    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
-    try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError:
-        conn.close()
-        conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    return conn
-
-
-def stored_copies(conn: sqlite3.Connection, sha256: str | None = None) -> dict[str, IngestResult]:
-    """By the digest of the bytes each was read from, what an ingest of those bytes again
-    finds: every stored edition, or only the one read from `sha256`."""
-    sql = "SELECT sha256, date, rules, examples, glossary, unparsed, warnings FROM editions"
-    rows = conn.execute(sql + " WHERE sha256 = ?", [sha256]) if sha256 else conn.execute(sql)
-    return {
-        str(digest): IngestResult(
-            day, "unchanged", rules, examples, glossary, unparsed, tuple(json.loads(notes or "[]"))
-        )
-        for digest, day, rules, examples, glossary, unparsed, notes in rows
-    }
 
 
 class Reader:

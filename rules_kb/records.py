@@ -10,6 +10,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rules_kb.outcomes import IngestOutcome as IngestOutcome
+from rules_kb.outcomes import IngestResult as IngestResult
+from rules_kb.outcomes import IngestStatus as IngestStatus
+
 RuleKind = Literal["section", "chapter", "rule", "subrule"]
 
 
@@ -452,56 +456,6 @@ class CitationReport:
             "as_of": self.as_of,
             "to": self.to,
             "citations": [citation.as_json() for citation in self.citations],
-        }
-
-
-IngestStatus = Literal["added", "replaced", "unchanged"]
-
-
-@dataclass(frozen=True, slots=True)
-class IngestResult:
-    """What one ingest did."""
-
-    date: str
-    """The edition's effective date."""
-    status: IngestStatus
-    """Added anew, replaced an edition of the same date, or already present."""
-    rules: int
-    """Rule and subrule rows of the edition."""
-    examples: int
-    """Examples of the edition."""
-    glossary: int
-    """Glossary entries of the edition."""
-    unparsed: int
-    """Body lines no record took."""
-    warnings: tuple[str, ...]
-    """Warnings stored with the edition."""
-
-
-@dataclass(frozen=True, slots=True)
-class IngestOutcome:
-    """What happened to one file (or download) given to ingest: a result, or an error."""
-
-    source: str
-    """The file's name (or path as given)."""
-    result: IngestResult | None = None
-    """What was stored; None when it failed."""
-    error: str | None = None
-    """One line saying why it failed."""
-
-    def as_json(self) -> dict[str, Any]:
-        """One element of `ingest --json`."""
-        result = self.result
-        return {
-            "source": self.source,
-            "edition": result.date if result else None,
-            "status": result.status if result else "failed",
-            "rules": result.rules if result else 0,
-            "examples": result.examples if result else 0,
-            "glossary": result.glossary if result else 0,
-            "unparsed": result.unparsed if result else 0,
-            "warnings": list(result.warnings) if result else [],
-            "error": self.error,
         }
 
 

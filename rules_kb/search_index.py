@@ -247,14 +247,8 @@ def cited_by_terms(conn: sqlite3.Connection) -> dict[tuple[str, int], set[str]]:
 
     "Copiable Values ... See rules 613.2, 707.2" makes 707.2 answer "copiable values".
     """
-    versions: dict[tuple[int, str], int] = {
-        (int(edition_id), str(number)): int(text_id)
-        for edition_id, number, text_id in conn.execute(
-            "SELECT edition_id, number, text_id FROM rules"
-        )
-    }
     cited: dict[int, list[str]] = {}
-    names: dict[tuple[str, int], set[str]] = {}
+    entries = []
     rows = conn.execute(
         "SELECT g.edition_id, g.term, g.text_id, t.text FROM glossary g"
         " JOIN texts t ON t.id = g.text_id"
@@ -262,10 +256,22 @@ def cited_by_terms(conn: sqlite3.Connection) -> dict[tuple[str, int], set[str]]:
     for edition_id, term, text_id, text in rows:
         if text_id not in cited:
             cited[text_id] = _CITED.findall(text)
+        entries.append((int(edition_id), str(term), int(text_id)))
+    # Only the rules some definition cites (a few hundred numbers, not every rule row).
+    numbers = sorted({number for found in cited.values() for number in found})
+    versions: dict[tuple[int, str], int] = {}
+    for start in range(0, len(numbers), 500):
+        chunk = numbers[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        sql = f"SELECT edition_id, number, text_id FROM rules WHERE number IN ({marks})"
+        for edition_id, number, text_id in conn.execute(sql, chunk):
+            versions[int(edition_id), str(number)] = int(text_id)
+    names: dict[tuple[str, int], set[str]] = {}
+    for edition_id, term, text_id in entries:
         for number in cited[text_id]:
-            version = versions.get((int(edition_id), number))
+            version = versions.get((edition_id, number))
             if version is not None:
-                names.setdefault((number, version), set()).add(str(term))
+                names.setdefault((number, version), set()).add(term)
     return names
 
 
@@ -937,13 +943,19 @@ def ensure_index(
         raise SearchIndexError(f"{folder} is in the way of the search index: it is not a folder")
     try:
         with reading(conn):
-            if is_fresh(conn, folder) and _has_index(folder):
+            if up_to_date(conn, folder):
                 return UpdateReport("fresh")
             if _has_index(folder) and _current_format(folder):
                 return update(conn, folder, progress=progress)
             return build(conn, folder, progress=progress)
     except OSError as error:
         raise SearchIndexError(f"cannot write the search index at {folder}: {error}") from error
+
+
+def up_to_date(conn: sqlite3.Connection, folder: Path) -> bool:
+    """Whether the folder holds an index that needs nothing done to agree with the
+    database (what `ensure_index` then leaves alone)."""
+    return is_fresh(conn, folder) and _has_index(folder)
 
 
 def _has_index(folder: Path) -> bool:

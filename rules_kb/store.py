@@ -363,7 +363,7 @@ def ingest(
 def stored_copy(db: Database, sha256: str) -> IngestResult | None:
     """What an ingest of a file with this digest would find: the edition stored from the
     same bytes, if any (a re-ingest of unchanged files then skips decoding them)."""
-    from rules_kb.query import stored_copies
+    from rules_kb.readonly import stored_copies
 
     return stored_copies(db.conn, sha256).get(sha256)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_kb.cli.fast import parse
+from rules_kb.cli.fast import parse, parse_ingest
 from tests.conftest import run_cli
 
 LOOKUPS = [
@@ -26,6 +26,11 @@ LOOKUPS = [
     ["define", "trampel", "--json"],
     ["define", "Substance"],
     ["define", "flash back", "-f", "markdown", "--split"],
+    ["search", "trample"],
+    ["search", "trampel", "--json", "-n", "3"],
+    ["search", '"damage prevention"', "-e", "2022-11-18", "--limit=5", "-f", "markdown"],
+    ["search", "zzzqqqxxy"],
+    ["search", "AND"],
 ]
 
 
@@ -57,7 +62,10 @@ def test_the_fast_path_prints_what_typer_prints(all_editions_db: Path, args: lis
         ["rule", "702.19", "-e"],
         ["rule", "702.19", "--json", "--format", "markdown"],
         ["rule", "702.19", "--format", "yaml"],
-        ["search", "trample"],
+        ["search", "trample", "--kind", "rule"],
+        ["search", "trample", "-n", "0"],
+        ["search", "trample", "--all-editions"],
+        ["rule", "702.19", "-n", "3"],
         ["-v", "rule", "702.19"],
         ["rule", "702.19", "--no-pager"],
     ],
@@ -67,11 +75,14 @@ def test_anything_else_is_left_to_typer(args: list[str]) -> None:
     assert parse(args) is None
 
 
-def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(all_editions_db: Path) -> None:
+@pytest.mark.parametrize("command", ["rule 702.19", "search trample"])
+def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(
+    all_editions_db: Path, command: str
+) -> None:
     code = (
         "import sys\n"
         "from rules_kb.cli import main\n"
-        "sys.argv = ['rules-kb', 'rule', '702.19', '--db', sys.argv[1]]\n"
+        f"sys.argv = ['rules-kb', *{command.split()!r}, '--db', sys.argv[1]]\n"
         "try:\n"
         "    main()\n"
         "except SystemExit:\n"
@@ -159,3 +170,99 @@ def test_the_entry_point_still_answers_every_command_line(all_editions_db: Path)
     assert typo.returncode == 2 and "No such command" in typo.stderr
     helped = entry("where", "--help")
     assert helped.returncode == 0 and "--to" in helped.stdout
+
+
+@pytest.fixture(scope="module")
+def two_editions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    from tests.conftest import edition_files, ok_cli
+
+    files = edition_files()[-3:]
+    if len(files) < 3:
+        pytest.skip("../shared/cr/editions is not there")
+    db = tmp_path_factory.mktemp("fast-ingest") / "two.db"
+    ok_cli("ingest", *files[:2], "--db", db)
+    return db, files
+
+
+def _fresh_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
+    return subprocess.run(
+        [sys.executable, "-m", "rules_kb", *map(str, args)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_an_ingest_with_nothing_to_do_prints_what_typer_prints(
+    two_editions: tuple[Path, list[Path]], json_flag: list[str]
+) -> None:
+    db, files = two_editions
+    args = ["ingest", *map(str, files[:2]), "--db", str(db), *json_flag]
+    assert parse_ingest(args) is not None
+    fast = _fresh_process(*args)
+    typer = run_cli(*args)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (0, typer.stdout, typer.stderr)
+    assert "unchanged" in fast.stdout and "added" not in fast.stdout
+
+
+def test_an_ingest_with_work_to_do_is_left_to_typer(
+    two_editions: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
+    """A new file, a missing one, a missing database or a stale index: the command
+    does the work (or says why it cannot), as before."""
+    import rules_kb
+
+    db, files = two_editions
+    kb = rules_kb.open(db)
+    assert kb.stored_outcomes(files[:2]) is not None
+    assert kb.stored_outcomes(files) is None  # the third is new
+    assert kb.stored_outcomes([*files[:1], tmp_path / "missing.txt"]) is None
+    assert rules_kb.open(tmp_path / "none.db").stored_outcomes(files[:1]) is None
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(db.read_bytes())  # the same editions, and no index beside it
+    assert rules_kb.open(copy).stored_outcomes(files[:2]) is None
+    assert rules_kb.open(copy).stored_outcomes(files[:2], index=False) is not None
+    done = _fresh_process("ingest", str(files[0]), "--db", str(copy), "--json")
+    assert done.returncode == 0 and '"unchanged"' in done.stdout
+    assert rules_kb.open(copy).stored_outcomes(files[:2]) is not None  # the index was built
+
+
+def test_an_ingest_with_nothing_to_do_loads_no_writer_parser_whoosh_or_typer(
+    two_editions: tuple[Path, list[Path]],
+) -> None:
+    db, files = two_editions
+    code = (
+        "import sys\n"
+        "from rules_kb.cli import main\n"
+        "sys.argv = ['rules-kb', 'ingest', *sys.argv[1:]]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = {'typer', 'click', 'rich', 'whoosh', 'sqlite_utils', 'lark', 'dataclasses'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *map(str, files[:2]), "--db", str(db)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "[]"
+    assert done.stdout.count("unchanged") == 3  # two files, and the total
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ingest"],
+        ["ingest", "--help"],
+        ["ingest", "a.txt", "--replace"],
+        ["ingest", "a.txt", "--jobs", "0"],
+        ["ingest", "a.txt", "-j"],
+        ["ingest", "a.txt", "--bogus"],
+        ["-v", "ingest", "a.txt"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_other_ingests_are_left_to_typer(args: list[str]) -> None:
+    assert parse_ingest(args) is None

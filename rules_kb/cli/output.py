@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rules_kb.controls import visible
 
@@ -65,8 +63,7 @@ def emphasis(text: str, style: str = "") -> list[Span]:
     return [span for span in spans if span[0]]
 
 
-@dataclass(slots=True)
-class Line:
+class Line(NamedTuple):
     """One paragraph of output: wrapped to the width, continuation lines indented."""
 
     spans: list[Span]
@@ -75,13 +72,16 @@ class Line:
     wrap: bool = True
 
 
-@dataclass(slots=True)
 class Screen:
-    """Collects a command's output and writes it once, wrapped, styled and maybe paged."""
+    """Collects a command's output and writes it once, wrapped, styled and maybe paged.
+    (Plain classes here: a lookup in a pipe should not import dataclasses.)"""
 
-    pager: bool = True
-    lines: list[Line] = field(default_factory=list)
-    terminal: bool = field(default_factory=lambda: sys.stdout.isatty())
+    __slots__ = ("lines", "pager", "terminal")
+
+    def __init__(self, pager: bool = True, terminal: bool | None = None) -> None:
+        self.pager = pager
+        self.lines: list[Line] = []
+        self.terminal = sys.stdout.isatty() if terminal is None else terminal
 
     @property
     def width(self) -> int:
@@ -162,6 +162,9 @@ class Screen:
         command = os.environ.get("RULES_KB_PAGER", os.environ.get("PAGER", "less"))
         if not command.strip() or command.strip() == "cat":
             return False
+        import shlex
+        import subprocess  # only a terminal's pager needs these: a pipe never loads them
+
         env = {**_PAGER_ENV, **os.environ}
         try:
             pager = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, env=env)

@@ -14,7 +14,6 @@ from rules_kb.cli.base import (
     command,
     database_path,
     knowledge_base,
-    screen,
 )
 
 
@@ -48,8 +47,7 @@ def ingest(
     """Read CR text files into the database, one edition per file, then index them."""
     from rules_kb.api import expand
     from rules_kb.cli.output import error
-    from rules_kb.cli.output import json_out as print_json
-    from rules_kb.cli.render import ingest as render
+    from rules_kb.cli.render.ingest import printed
 
     files = list(expand(paths))
     if not files:
@@ -65,12 +63,7 @@ def ingest(
             kb.build_index()
         except RulesKbError as problem:
             index_error = f"the editions are stored, but the search index was not built: {problem}"
-    if json_out:
-        print_json([outcome.as_json() for outcome in outcomes])
-    else:
-        out = screen()
-        render.summary(out, outcomes)
-        out.flush()
+    printed(outcomes, as_json=json_out)
     failures = [outcome for outcome in outcomes if outcome.error]
     for failure in failures:
         error(f"{failure.source}: {failure.error}")

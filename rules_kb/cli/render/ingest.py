@@ -5,9 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules_kb.cli.output import Screen
-from rules_kb.records import IngestOutcome, IngestResult
+from rules_kb.outcomes import IngestOutcome, IngestResult
 
 _STYLE = {"added": "added", "replaced": "changed", "unchanged": "dim", "failed": "error"}
+
+
+def printed(outcomes: Sequence[IngestOutcome], *, as_json: bool) -> None:
+    """What an ingest prints on stdout: the outcomes as JSON, or their summary."""
+    if as_json:
+        from rules_kb.cli.output import json_out
+
+        json_out([outcome.as_json() for outcome in outcomes])
+        return
+    from rules_kb.cli.present import screen
+
+    out = screen()
+    summary(out, outcomes)
+    out.flush()
 
 
 def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
