@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from common import table, verdict  # noqa: E402
+from common import compiled, table, verdict  # noqa: E402
 
 import rules_kb  # noqa: E402
 from rules_kb.align import Item, precision_recall  # noqa: E402
@@ -251,6 +251,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path)
     parser.add_argument("--seed", type=int, default=9)
     options = parser.parse_args()
+    compiled()
     if options.db is None:
         folder = Path(tempfile.mkdtemp(prefix="rules-kb-bench-"))
         options.db = folder / "all.db"

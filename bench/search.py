@@ -50,7 +50,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from common import percentile, table, verdict  # noqa: E402
+from common import compiled, percentile, table, verdict  # noqa: E402
 
 from rules_kb import search as core  # noqa: E402
 from rules_kb.errors import BadSearchQuery  # noqa: E402
@@ -483,6 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-update", action="store_true", help="Skip the incremental update.")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    compiled()
     if args.child:
         return child(args.child)
     with tempfile.TemporaryDirectory(prefix="rules-kb-bench-search-") as name:
