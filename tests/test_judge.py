@@ -4,6 +4,7 @@ screens readable at 80 columns; on the real editions."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -268,3 +269,37 @@ def test_parallel_ingest_stores_the_same_in_order(tmp_path: Path) -> None:
     assert dump[one] == dump[three]
     again = json.loads(run_cli("ingest", *files[:6], "--db", three, "--jobs", "3", "--json").stdout)
     assert {row["status"] for row in again} == {"unchanged"}
+
+
+def test_free_cores_counts_what_is_idle_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default --jobs: the idle share of the machine measured now (a busy loop in
+    another process takes a core away), the load average only where /proc/stat is not."""
+    import subprocess
+    import sys
+
+    from rules_kb import api
+
+    cores = len(os.sched_getaffinity(0))
+    assert 1 <= api.free_cores() <= cores
+    share = api._idle_share(0.05)
+    assert share is not None and 0.0 <= share <= 1.0
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(api, "_idle_share", lambda _sample: 0.5)
+    assert api.free_cores() == 1
+    monkeypatch.setattr(api, "_idle_share", lambda _sample: 0.0)
+    assert api.free_cores() == 1  # never none
+    monkeypatch.setattr(api, "_idle_share", lambda _sample: None)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert api.free_cores() == 2
+    monkeypatch.undo()
+    if len(os.sched_getaffinity(0)) < 2:
+        return
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        share = api._idle_share(0.3)
+        # one core of the machine was spinning (some slack for other work's noise)
+        assert share is not None and share < 1 - 1 / (os.cpu_count() or 1) + 0.2
+    finally:
+        busy.kill()
+        busy.wait()
