@@ -151,22 +151,24 @@ def content_stamp(conn: sqlite3.Connection) -> str:
     return f"{row[0] if row else 0}:{digest.hexdigest()[:16]}"
 
 
+#: Each document's label, text, the editions carrying it (ids, comma-separated; dates
+#: are looked up afterwards, which spares the join over every rule row) and its kind.
 _DOCUMENT_QUERIES: dict[Kind, str] = {
     "rule": """
-        SELECT r.number, r.text_id, group_concat(e.date, ' '), max(r.kind)
-        FROM rules r JOIN editions e ON e.id = r.edition_id
-        GROUP BY r.number, r.text_id""",
+        SELECT r.number, r.text_id, group_concat(r.edition_id), max(r.kind)
+        FROM rules r GROUP BY r.number, r.text_id""",
     "example": """
-        SELECT r.number, x.text_id, group_concat(DISTINCT e.date), 'example'
+        SELECT r.number, x.text_id, group_concat(DISTINCT x.edition_id), 'example'
         FROM examples x
         JOIN rules r ON r.edition_id = x.edition_id AND r.seq = x.rule_seq
-        JOIN editions e ON e.id = x.edition_id
         GROUP BY r.number, x.text_id""",
     "glossary": """
-        SELECT g.term, g.text_id, group_concat(DISTINCT e.date), 'glossary'
-        FROM glossary g JOIN editions e ON e.id = g.edition_id
-        GROUP BY g.term, g.text_id""",
+        SELECT g.term, g.text_id, group_concat(DISTINCT g.edition_id), 'glossary'
+        FROM glossary g GROUP BY g.term, g.text_id""",
 }
+
+
+_EDITION_DATES = "SELECT id, date FROM editions"
 
 
 class Source(NamedTuple):
@@ -185,16 +187,17 @@ def document_sources(conn: sqlite3.Connection) -> dict[str, Source]:
     texts = {
         int(text_id): str(text) for text_id, text in conn.execute("SELECT id, text FROM texts")
     }
+    dates = {str(edition_id): str(day) for edition_id, day in conn.execute(_EDITION_DATES)}
     digests: dict[int, str] = {}
     groups: dict[str, tuple[set[str], list[tuple[str, int]], bool]] = {}
     for kind, sql in _DOCUMENT_QUERIES.items():
-        for label, text_id, dates, node in conn.execute(sql):
+        for label, text_id, edition_ids, node in conn.execute(sql):
             digest = digests.get(text_id)
             if digest is None:
                 digest = digests[text_id] = _digest(texts[int(text_id)])
             key = f"{kind}\x1f{label}\x1f{digest}"
             days, variants, _heading = groups.setdefault(key, (set(), [], node in HEADINGS))
-            found = set(re.split(r"[ ,]", dates))
+            found = {dates[edition_id] for edition_id in str(edition_ids).split(",")}
             days |= found
             variants.append((max(found), int(text_id)))
     return {
