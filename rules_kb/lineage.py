@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules_kb.align import Alignment, Item, align
+from rules_kb.readonly import texts
 from rules_kb.typography import key
 
 Kind = Literal["rule", "glossary"]
@@ -94,17 +95,6 @@ def remembered_records(
     counts = Counter((item.key, item.text_id) for item in items)
     unique = frozenset(pair for pair, count in counts.items() if count == 1)
     return Records(items, dict(examples), unique)
-
-
-def texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
-    """The stored texts with these ids."""
-    found: dict[int, str] = {}
-    unique = sorted(set(ids))
-    for start in range(0, len(unique), 500):
-        chunk = unique[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", chunk))
-    return found
 
 
 class TextCache:

@@ -543,7 +543,7 @@ class Reader:
 
     def texts(self, ids: list[int]) -> dict[int, str]:
         """The stored texts with these ids (texts are deduplicated: equal id, equal text)."""
-        from rules_kb.lineage import texts
+        from rules_kb.readonly import texts
 
         return texts(self.conn, ids)
 

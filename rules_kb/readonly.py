@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from rules_kb.outcomes import IngestResult
@@ -42,3 +44,21 @@ def stored_copies(conn: sqlite3.Connection, sha256: str | None = None) -> dict[s
         )
         for digest, day, rules, examples, glossary, unparsed, notes in rows
     }
+
+
+#: Values bound per statement by `rows_in` (SQLite limits a statement's parameters).
+CHUNK = 500
+
+
+def rows_in(conn: sqlite3.Connection, sql: str, values: Sequence[Any]) -> Iterator[Any]:
+    """The rows of `sql` for each of `values`, whose `{marks}` stands for the list of
+    placeholders of an `IN (...)`: run in chunks of CHUNK values."""
+    for start in range(0, len(values), CHUNK):
+        chunk = values[start : start + CHUNK]
+        yield from conn.execute(sql.format(marks=",".join("?" * len(chunk))), chunk)
+
+
+def texts(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
+    """The stored texts with these ids (texts are deduplicated: equal id, equal text)."""
+    sql = "SELECT id, text FROM texts WHERE id IN ({marks})"
+    return {int(text_id): str(text) for text_id, text in rows_in(conn, sql, sorted(set(ids)))}

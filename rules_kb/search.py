@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
+from rules_kb.readonly import texts as read_texts
 from rules_kb.search_index import (
     EDITIONS_FILE as EDITIONS_FILE,
 )
@@ -48,7 +49,6 @@ from rules_kb.search_index import (
     filters_from_index,
     mask_bits,
     read_filters,
-    read_texts,
     reading,
     schema,
     stamp_of,

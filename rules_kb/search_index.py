@@ -46,6 +46,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import SearchIndexError
+from rules_kb.readonly import rows_in
+from rules_kb.readonly import texts as read_texts
 from rules_kb.typography import plain
 
 # whoosh3's annotations are partial: its objects are typed loosely here.
@@ -211,17 +213,6 @@ def _digest(text: str) -> str:
     return hashlib.blake2b(plain(text).encode(), digest_size=10).hexdigest()
 
 
-def read_texts(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
-    wanted = sorted(set(ids))
-    found: dict[int, str] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = conn.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", chunk)
-        found.update((int(text_id), str(text)) for text_id, text in rows)
-    return found
-
-
 def documents(conn: sqlite3.Connection, sources: dict[str, Source]) -> Iterator[Document]:
     """The documents for these sources, with the newest variant of their text."""
     texts = read_texts(conn, (source.text_ids[-1] for source in sources.values()))
@@ -262,13 +253,11 @@ def cited_by_terms(conn: sqlite3.Connection) -> dict[tuple[str, int], set[str]]:
         entries.append((int(edition_id), str(term), int(text_id)))
     # Only the rules some definition cites (a few hundred numbers, not every rule row).
     numbers = sorted({number for found in cited.values() for number in found})
-    versions: dict[tuple[int, str], int] = {}
-    for start in range(0, len(numbers), 500):
-        chunk = numbers[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        sql = f"SELECT edition_id, number, text_id FROM rules WHERE number IN ({marks})"
-        for edition_id, number, text_id in conn.execute(sql, chunk):
-            versions[int(edition_id), str(number)] = int(text_id)
+    sql = "SELECT edition_id, number, text_id FROM rules WHERE number IN ({marks})"
+    versions = {
+        (int(edition_id), str(number)): int(text_id)
+        for edition_id, number, text_id in rows_in(conn, sql, numbers)
+    }
     names: dict[tuple[str, int], set[str]] = {}
     for edition_id, term, text_id in entries:
         for number in cited[text_id]:

@@ -24,6 +24,7 @@ from rules_kb import lineage, schema
 from rules_kb.errors import EditionExists
 from rules_kb.models import Edition
 from rules_kb.progress import Progress, silent
+from rules_kb.readonly import rows_in
 from rules_kb.records import IngestResult as IngestResult
 from rules_kb.records import IngestStatus
 from rules_kb.typography import same_wording
@@ -633,15 +634,10 @@ def _text_ids(db: Database, texts: list[str]) -> list[int]:
             "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)",
             ((digest, text) for text, digest in digests.items()),
         )
-        by_digest: dict[int, int] = {}
-        unique = list(digests.values())
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for text_id, digest in conn.execute(
-                f"SELECT id, digest FROM texts WHERE digest IN ({marks})", chunk
-            ):
-                by_digest[digest] = text_id
+        sql = "SELECT id, digest FROM texts WHERE digest IN ({marks})"
+        by_digest = {
+            digest: text_id for text_id, digest in rows_in(conn, sql, list(digests.values()))
+        }
         for text, digest in digests.items():
             known[text] = by_digest[digest]
     return [known[text] for text in texts]
