@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from rules_kb.cores import free_cores
 from rules_kb.errors import RulesKbError, UnknownRule, UnknownTerm
 from rules_kb.outcomes import IngestOutcome, IngestResult
 from rules_kb.progress import Progress, silent
@@ -583,11 +584,12 @@ class KnowledgeBase:
         return outcomes
 
     def _index_fresh(self) -> bool:
-        from rules_kb import search as core
+        """Whether the index needs nothing done (what `ensure_index` would leave alone)."""
+        from rules_kb.search_index import up_to_date
 
         try:
             with self._snapshot() as reader:
-                return core.is_fresh(reader.conn, self.index_folder)
+                return up_to_date(reader.conn, self.index_folder)
         except RulesKbError:
             return True
 
@@ -791,44 +793,6 @@ def _parsed(data: bytes) -> Parsed:
         return pipeline.read_edition(data)
     except RulesKbError as error:
         return one_line(str(error))
-
-
-def free_cores(sample: float = 0.1) -> int:
-    """The cores this process may run on that are idle now: measured over `sample`
-    seconds from /proc/stat where there is one, else from the load average (which trails
-    by a minute, so work just finished, or this process's own, still counts as busy)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    idle = _idle_share(sample)
-    if idle is not None:
-        return max(1, min(cores, round(idle * (os.cpu_count() or cores))))
-    try:
-        busy = round(os.getloadavg()[0])
-    except OSError:  # pragma: no cover
-        busy = 0
-    return max(1, cores - busy)
-
-
-def _idle_share(sample: float) -> float | None:
-    """The share of the machine's CPU time that was idle over the next `sample` seconds,
-    or None where /proc/stat cannot tell."""
-    import time
-
-    def times() -> tuple[int, int]:
-        first = Path("/proc/stat").read_text(encoding="ascii").split("\n", 1)[0]
-        fields = [int(value) for value in first.split()[1:]]
-        return fields[3] + fields[4], sum(fields)  # idle + iowait, all
-
-    try:
-        idle, total = times()
-        time.sleep(sample)
-        idle_after, total_after = times()
-    except (OSError, ValueError, IndexError):
-        return None
-    spent = total_after - total
-    return (idle_after - idle) / spent if spent > 0 else None
 
 
 def expand(paths: Iterable[str | Path]) -> Iterator[Path]:

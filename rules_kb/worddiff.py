@@ -79,7 +79,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
 
 def word_diffs(pairs: Sequence[tuple[str, str]]) -> list[tuple[WordOp, ...]]:
     """`word_diff` of each (old, new) pair, in order; a large batch runs on several
-    cores when this process is single-threaded and may fork (never in a server)."""
+    cores when this process may fork and has no other thread (as a server has)."""
     workers = _workers(pairs)
     if workers < 2:
         return [word_diff(old, new) for old, new in pairs]
@@ -95,11 +95,9 @@ def _workers(pairs: Sequence[tuple[str, str]]) -> int:
         return 1
     if threading.active_count() > 1 or not hasattr(os, "fork"):
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return min(cores, 4)
+    from rules_kb.cores import usable
+
+    return min(usable(), 4)
 
 
 def _split(text: str) -> tuple[list[str], list[str], str]:

@@ -277,27 +277,28 @@ def test_free_cores_counts_what_is_idle_now(monkeypatch: pytest.MonkeyPatch) -> 
     import subprocess
     import sys
 
-    from rules_kb import api
+    from rules_kb import cores
 
-    cores = len(os.sched_getaffinity(0))
-    assert 1 <= api.free_cores() <= cores
-    share = api._idle_share(0.05)
+    usable = len(os.sched_getaffinity(0))
+    assert cores.usable() == usable
+    assert 1 <= cores.free_cores() <= usable
+    share = cores._idle_share(0.05)
     assert share is not None and 0.0 <= share <= 1.0
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
-    monkeypatch.setattr(api, "_idle_share", lambda _sample: 0.5)
-    assert api.free_cores() == 1
-    monkeypatch.setattr(api, "_idle_share", lambda _sample: 0.0)
-    assert api.free_cores() == 1  # never none
-    monkeypatch.setattr(api, "_idle_share", lambda _sample: None)
+    monkeypatch.setattr(cores, "_idle_share", lambda _sample: 0.5)
+    assert cores.free_cores() == 1
+    monkeypatch.setattr(cores, "_idle_share", lambda _sample: 0.0)
+    assert cores.free_cores() == 1  # never none
+    monkeypatch.setattr(cores, "_idle_share", lambda _sample: None)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
-    assert api.free_cores() == 2
+    assert cores.free_cores() == 2
     monkeypatch.undo()
     if len(os.sched_getaffinity(0)) < 2:
         return
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        share = api._idle_share(0.3)
+        share = cores._idle_share(0.3)
         # one core of the machine was spinning (some slack for other work's noise)
         assert share is not None and share < 1 - 1 / (os.cpu_count() or 1) + 0.2
     finally:
