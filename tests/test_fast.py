@@ -34,14 +34,19 @@ LOOKUPS = [
 ]
 
 
+def _fresh_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """`python -m rules_kb ARGS` as a fresh process, without $COLUMNS (as CliRunner)."""
+    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
+    return subprocess.run(
+        [sys.executable, "-m", "rules_kb", *map(str, args)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("args", LOOKUPS, ids=lambda a: " ".join(a))
 def test_the_fast_path_prints_what_typer_prints(all_editions_db: Path, args: list[str]) -> None:
     assert parse(["--db", str(all_editions_db), *args]) is not None
-    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
-    fast = subprocess.run(
-        [sys.executable, "-m", "rules_kb", "--db", str(all_editions_db), *args],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
+    fast = _fresh_process("--db", all_editions_db, *args)
     typer = run_cli("--db", all_editions_db, *args)
     assert (fast.returncode, fast.stdout, fast.stderr) == (
         typer.exit_code,
@@ -182,14 +187,6 @@ def two_editions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[P
     db = tmp_path_factory.mktemp("fast-ingest") / "two.db"
     ok_cli("ingest", *files[:2], "--db", db)
     return db, files
-
-
-def _fresh_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
-    return subprocess.run(
-        [sys.executable, "-m", "rules_kb", *map(str, args)],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])

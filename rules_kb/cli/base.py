@@ -123,26 +123,17 @@ def _global_options(
 
 def database_path(option: Path | None) -> Path:
     """The database file: --db (after or before the command), else $RULES_KB_DB, else user data."""
-    from rules_kb.api import default_path
+    from rules_kb.cli.opening import database_file
 
     chosen = option if option is not None else _GLOBAL.get("db")
-    path = chosen if isinstance(chosen, Path) else default_path()
-    if path.is_dir():
-        raise Exit(f"{path} is a folder: give the database file, e.g. {path / 'rules.db'}")
-    return path
+    return database_file(chosen if isinstance(chosen, Path) else None)
 
 
 def knowledge_base(db: Path | None, *, quiet: bool = False) -> KnowledgeBase:
     """The knowledge base the command works on, with progress bars on a terminal."""
-    import rules_kb
-    from rules_kb.progress import Progress, silent
+    from rules_kb.cli.opening import opened
 
-    progress: Progress = silent
-    if not quiet:
-        from rules_kb.cli.progress import bars
-
-        progress = bars()
-    return rules_kb.open(database_path(db), progress=progress)
+    return opened(database_path(db), quiet=quiet)
 
 
 def screen() -> Screen:

@@ -188,19 +188,11 @@ def _unchanged(options: dict[str, str], paths: list[str]) -> int | None:
 def _knowledge_base(  # type: ignore[no-untyped-def]
     db: str | None, *, existing: bool = False, quiet: bool = False
 ):
-    import rules_kb
-    from rules_kb.api import default_path
-    from rules_kb.cli.failures import Exit
-    from rules_kb.progress import Progress, silent
+    """The command's knowledge base, as the Typer commands open it; with `existing`,
+    None when there is no database file yet."""
+    from rules_kb.cli.opening import database_file, opened
 
-    path = Path(db) if db else default_path()
+    path = database_file(Path(db) if db else None)
     if existing and not path.is_file():
         return None
-    if path.is_dir():
-        raise Exit(f"{path} is a folder: give the database file, e.g. {path / 'rules.db'}")
-    progress: Progress = silent
-    if not quiet:
-        from rules_kb.cli.progress import bars
-
-        progress = bars()
-    return rules_kb.open(path, progress=progress)
+    return opened(path, quiet=quiet)
