@@ -34,6 +34,8 @@ sys.path.insert(0, str(REPO))
 
 from common import compiled, percentile, table, verdict  # noqa: E402
 
+from rules_kb.search_index import index_dir  # noqa: E402
+
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 OUT = REPO / "bench" / "out"
 PYTHON = sys.executable
@@ -294,7 +296,7 @@ def report_lookups(db: Path, repeats: int) -> str:
         "rules-kb rule 702.19 --json": [RULES_KB, "rule", "702.19", "--db", str(db), "--json"],
         "rules-kb define trample": [RULES_KB, "define", "trample", "--db", str(db)],
         "rules-kb search trample": [RULES_KB, "search", "trample", "--db", str(db)],
-        WHOOSH_FLOOR: [PYTHON, "-c", WHOOSH_ONLY, str(db.with_name(db.name + ".search"))],
+        WHOOSH_FLOOR: [PYTHON, "-c", WHOOSH_ONLY, str(index_dir(db))],
     }
     child(commands["rules-kb search trample"])  # the index is built before timing
     if child(commands[WHOOSH_FLOOR])[2] != 0:
@@ -356,7 +358,7 @@ def report_imports(db: Path) -> str:
 
 
 def report_sizes(db: Path) -> str:
-    index = db.with_name(db.name + ".search")
+    index = index_dir(db)
     db_mb = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file()) / MB
     index_mb = sum(p.stat().st_size for p in index.rglob("*") if p.is_file()) / MB
     conn = sqlite3.connect(db)

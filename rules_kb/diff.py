@@ -309,7 +309,9 @@ def _example_changes(
         if before == after:
             continue
         pair = (before or "", after or "")
-        changes.append(ExampleChange(before, after, words[pair]))
+        # An example gone or new diffs against ""; one missing against an empty one is
+        # no words at all (the batch leaves out pairs of equal texts).
+        changes.append(ExampleChange(before, after, words[pair] if pair[0] != pair[1] else ()))
     return tuple(changes)
 
 
