@@ -353,7 +353,8 @@ def _assign(
     `sentences` (a column) marks old items that are not titles; `parents` (default:
     `pairs`) says which old and new parents correspond."""
     import numpy as np
-    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    from rules_kb.assignment import linear_sum_assignment
 
     same_number, same_parent, same_letters = _context(
         old, new, group.old, group.new, pairs if parents is None else parents
@@ -376,7 +377,7 @@ def _assign(
     # Only what an accepted pair scores above the baseline counts: one good pair must beat
     # two weak ones, which a plain total would not ("unless a better counterpart exists").
     score = np.where(acceptable, np.maximum(score - BASELINE, MINIMUM_GAIN), 0.0)
-    rows, cols = linear_sum_assignment(score, maximize=True)
+    rows, cols = linear_sum_assignment()(score, maximize=True)
     for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
         if acceptable[row, col]:
             pairs[group.old[row]] = group.new[col]

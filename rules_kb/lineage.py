@@ -27,6 +27,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Literal
 
 from rules_kb.align import Alignment, Item, align
@@ -86,13 +87,17 @@ def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
     return remembered_records(rows, {seq: tuple(ids) for seq, ids in examples.items()})
 
 
+_KEY_AND_TEXT = itemgetter(0, 3)
+"""An item's (key, text id)."""
+
+
 def remembered_records(
     rows: Sequence[tuple[str, str, str | None, int]], examples: Mapping[int, tuple[int, ...]]
 ) -> Records:
     """Records built from rows an ingest has just written: (number or term, kind, parent,
     text id) in document order, and the example text ids by rule seq."""
     items = tuple(map(Item._make, rows))
-    counts = Counter((item.key, item.text_id) for item in items)
+    counts = Counter(map(_KEY_AND_TEXT, items))
     unique = frozenset(pair for pair, count in counts.items() if count == 1)
     return Records(items, dict(examples), unique)
 

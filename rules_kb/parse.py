@@ -509,19 +509,32 @@ class Automaton:
         action = states[self.stack[-1]].get(kind)
         if action is None:
             return False
-        if action[0]:  # a shift, most lines: nothing to undo
+        if action[0]:  # a shift: nothing to undo
             self.stack.append(action[1])  # type: ignore[arg-type]
             return True
-        stack = self.stack[:]  # reductions may still end in a refusal: work on a copy
+        # Reductions, most lines: the stack they leave depends on the stack and the kind
+        # alone, and the stack stays under a dozen states deep, so each is worked out once.
+        key = (tuple(self.stack), kind)
+        after = _REDUCED.get(key, _UNSEEN)
+        if after is _UNSEEN:
+            after = _REDUCED[key] = self._reduced(kind)
+        if after is None:
+            return False
+        self.stack = list(after)
+        return True
+
+    def _reduced(self, kind: str) -> tuple[int, ...] | None:
+        """The stack after the reductions and the shift of `kind`, None for a refusal."""
+        states = self.states
+        stack = self.stack[:]
         while True:
             action = states[stack[-1]].get(kind)
             if action is None:
-                return False
+                return None
             shift, target = action
             if shift:
                 stack.append(target)  # type: ignore[arg-type]
-                self.stack = stack
-                return True
+                return tuple(stack)
             origin, length = target  # type: ignore[misc]
             if length:
                 del stack[-length:]
@@ -552,6 +565,11 @@ class Automaton:
 
 
 Action = tuple[bool, "int | tuple[str, int]"]
+
+#: (stack, line kind) -> the stack after reducing and shifting it, or None: the table is
+#: the same for every edition, so this serves every parse of the process.
+_REDUCED: dict[tuple[tuple[int, ...], str], tuple[int, ...] | None] = {}
+_UNSEEN: Any = object()
 
 
 @cache

@@ -248,10 +248,25 @@ class Resolver:
     """Resolves citations against one edition's numbers and glossary terms."""
 
     def __init__(self, numbers: Iterable[str], terms: Iterable[str]) -> None:
-        self.numbers = sorted(set(numbers), key=sort_key)
-        self._keys = [sort_key(number) for number in self.numbers]
-        self._known = set(self.numbers)
+        self._known = set(numbers)
         self._terms = _term_index(terms)
+        self._order: tuple[list[str], list[tuple[int, int, int, str]]] | None = None
+
+    @property
+    def numbers(self) -> list[str]:
+        """The edition's numbers in order."""
+        return self._ordered()[0]
+
+    def _ordered(self) -> tuple[list[str], list[tuple[int, int, int, str]]]:
+        """The numbers in order and their order keys, sorted when a range first needs them
+        (most editions' references name no range an ingest has not met already)."""
+        if self._order is None:
+            self._order = _order_of(self._known)
+        return self._order
+
+    def exists(self, number: str) -> bool:
+        """Whether the edition has this number."""
+        return number in self._known
 
     def targets(self, citation: Citation) -> list[tuple[str, bool]]:
         """The citation's targets in order, each with whether it exists."""
@@ -287,7 +302,8 @@ class Resolver:
         if high < low:
             return [first, last]
         depths = {_depth(first), _depth(last)}
-        window = self.numbers[bisect_left(self._keys, low) : bisect_right(self._keys, high)]
+        numbers, keys = self._ordered()
+        window = numbers[bisect_left(keys, low) : bisect_right(keys, high)]
         inside = [number for number in window if _depth(number) in depths]
         return list(dict.fromkeys([first, *inside, last])) if inside else [first, last]
 
@@ -312,6 +328,38 @@ class Resolver:
                 result.append((found, True, *where) if found else (pieces[index], False, *where))
                 index += 1
         return result
+
+
+#: The numbers last put in order, with their order: the next edition's differ from them
+#: in a few numbers, which are taken out or put in rather than sorting 5,000 again.
+_LAST_ORDER: tuple[frozenset[str], list[str], list[tuple[int, int, int, str]]] = (
+    frozenset(),
+    [],
+    [],
+)
+_FEW = 256
+
+
+def _order_of(known: set[str]) -> tuple[list[str], list[tuple[int, int, int, str]]]:
+    """The numbers in order, and their order keys."""
+    global _LAST_ORDER
+    last, numbers, keys = _LAST_ORDER
+    gone, new = last - known, known - last
+    if len(gone) + len(new) > _FEW:
+        numbers = sorted(known, key=sort_key)
+        keys = [sort_key(number) for number in numbers]
+    else:
+        if gone:
+            kept = [at for at, number in enumerate(numbers) if number not in gone]
+            numbers, keys = [numbers[at] for at in kept], [keys[at] for at in kept]
+        else:
+            numbers, keys = numbers[:], keys[:]
+        for number in new:
+            at = bisect_left(keys, sort_key(number))
+            numbers.insert(at, number)
+            keys.insert(at, sort_key(number))
+    _LAST_ORDER = frozenset(known), numbers, keys
+    return numbers, keys
 
 
 def _depth(number: str) -> int:
@@ -359,14 +407,45 @@ def rows(
     """Every reference of the sources as a plain tuple: (source index, source kind, source
     key, raw, start, end, target kind, target, exists) - what the store writes, without
     an object per reference (an ingest meets 190,000 of them)."""
+    return plain_rows(((s.kind, s.key, s.text) for s in sources), numbers, terms)
+
+
+def plain_rows(
+    sources: Iterable[tuple[SourceKind, str, str]], numbers: Iterable[str], terms: Iterable[str]
+) -> Iterator[tuple[int, SourceKind, str, str, int, int, TargetKind, str, bool]]:
+    """`rows` over sources given as (kind, key, text) tuples: an edition has 8,000 texts
+    that may cite and most cite nothing, so each costs a lookup of its prepared
+    citations (`_prepared`) and no object."""
     resolver = Resolver(numbers, terms)
-    targets = resolver.targets
-    for index, source in enumerate(sources):
-        kind, key = source.kind, source.key
-        for citation in find(source.text, kind == "glossary"):
+    known = resolver._known
+    for index, (kind, key, text) in enumerate(sources):
+        prepared = _prepared(text, kind == "glossary")
+        if not prepared:
+            continue
+        for citation, numbered in prepared:
             raw, start, end, target_kind = citation.raw, citation.start, citation.end, citation.kind
-            for target, exists in targets(citation):
-                yield index, kind, key, raw, start, end, target_kind, target, exists
+            if numbered is None:
+                for target, exists in resolver.targets(citation):
+                    yield index, kind, key, raw, start, end, target_kind, target, exists
+            else:
+                for target in numbered:
+                    yield index, kind, key, raw, start, end, target_kind, target, target in known
+
+
+@lru_cache(maxsize=65536)
+def _prepared(text: str, glossary: bool) -> tuple[tuple[Citation, tuple[str, ...] | None], ...]:
+    """A text's citations (`find`), each with its targets when they are numbers that name no
+    range (such targets are the same in every edition: only whether each exists changes),
+    else None (a range spans the numbers an edition has; terms go through its glossary)."""
+    return tuple(
+        (
+            citation,
+            tuple(dict.fromkeys(first for first, _ in citation.items))
+            if citation.kind == "rule" and all(last is None for _, last in citation.items)
+            else None,
+        )
+        for citation in find(text, glossary)
+    )
 
 
 def edition_sources(edition: Edition) -> list[Source]:

@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from rules_kb import lineage, schema
 from rules_kb.errors import EditionExists
-from rules_kb.models import Edition
+from rules_kb.models import Edition, Rule
 from rules_kb.progress import Progress, silent
 from rules_kb.readonly import rows_in
 from rules_kb.records import IngestResult as IngestResult
@@ -30,7 +30,7 @@ from rules_kb.records import IngestStatus
 from rules_kb.typography import same_wording
 
 if TYPE_CHECKING:
-    from rules_kb.refs import Source
+    from rules_kb.refs import SourceKind
 
 Migration = Callable[[Database, Progress], None]
 MIGRATIONS: list[Migration] = []
@@ -299,6 +299,12 @@ def migrate(db: Database, progress: Progress = silent) -> None:
             db.execute(f"PRAGMA user_version = {done + 1}")
 
 
+#: The hashed form of the rules met lately: most of an edition's rules are, word for word,
+#: rules of the edition before (bounded: cleared when full).
+_HASHED: dict[tuple[str, str, str, tuple[str, ...]], str] = {}
+_HASHED_MAX = 65536
+
+
 def content_hash(edition: Edition) -> str:
     """A digest of the records, so that byte-different copies of one text compare equal.
 
@@ -310,11 +316,20 @@ def content_hash(edition: Edition) -> str:
     def quote(value: str | None) -> str:
         return "null" if value is None else str(encode_basestring_ascii(value))
 
-    parts = [
-        f"[{quote(rule.number)}, {quote(rule.kind)}, {quote(rule.text)},"
-        f" [{', '.join(map(quote, rule.examples))}]]"
-        for rule in edition.rules
-    ]
+    def rule_part(rule: Rule) -> str:
+        record = (rule.number, rule.kind, rule.text, rule.examples)
+        found = _HASHED.get(record)
+        if found is None:
+            found = (
+                f"[{quote(rule.number)}, {quote(rule.kind)}, {quote(rule.text)},"
+                f" [{', '.join(map(quote, rule.examples))}]]"
+            )
+            if len(_HASHED) >= _HASHED_MAX:
+                _HASHED.clear()
+            _HASHED[record] = found
+        return found
+
+    parts = [rule_part(rule) for rule in edition.rules]
     parts += [f"[{quote(entry.term)}, {quote(entry.text)}]" for entry in edition.glossary]
     parts.append(f"[{quote(edition.intro)}, {quote(edition.credits)}, {quote(edition.index)}]")
     return hashlib.sha256("".join(parts).encode()).hexdigest()
@@ -354,8 +369,8 @@ def ingest(
             status = "replaced"
             _delete_edition(db, existing[0])
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
-        _insert_records(db, edition_id, edition, digest)
-        _insert_references(db, edition_id, _edition_sources(db, edition))
+        ids = _insert_records(db, edition_id, edition, digest)
+        _insert_references(db, edition_id, _edition_sources(edition, ids))
         lineage.link(db.conn, edition_id, _REMEMBERED.setdefault(db, {}))
         _bump_stamp(db)
     return _result(edition, status, all_warnings)
@@ -472,11 +487,12 @@ def _insert_edition(
     return int(found[0])
 
 
-def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> None:
+def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> list[int]:
     """The edition's rows, inserted with plain executemany (sqlite-utils' per-row
     conversion costs more than SQLite itself here; it keeps the schema and migrations).
     The session remembers them as lineage records, so aligning this edition with its
-    neighbours does not read them back."""
+    neighbours does not read them back. Returns the text ids of the rules, then of their
+    examples, then of the glossary entries."""
     ids = _text_ids(
         db,
         [rule.text for rule in edition.rules]
@@ -537,25 +553,35 @@ def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str
             {},
         ),
     )  # fmt: skip
+    return ids
 
 
-_Sources = tuple[list["Source"], list[int], list[str], list[str]]
+_Sources = tuple[list[tuple["SourceKind", str, str]], list[int], list[str], list[str]]
 
 
-def _edition_sources(db: Database, edition: Edition) -> _Sources:
-    """The citing texts of a parsed edition, their text ids, its numbers and terms."""
-    from rules_kb.refs import edition_sources
-
-    sources = edition_sources(edition)
+def _edition_sources(edition: Edition, ids: list[int]) -> _Sources:
+    """The citing texts of a parsed edition as (kind, key, text), in the order of
+    `refs.edition_sources`, with their text ids (`ids` as `_insert_records` returns them),
+    its numbers and terms."""
+    sources: list[tuple[SourceKind, str, str]] = []
+    text_ids: list[int] = []
+    later = iter(ids[len(edition.rules) :])  # the examples, rule by rule, then the glossary
+    for rule, text_id in zip(edition.rules, ids, strict=False):
+        sources.append(("rule", rule.number, rule.text))
+        text_ids.append(text_id)
+        for example in rule.examples:
+            sources.append(("example", rule.number, example))
+            text_ids.append(next(later))
+    for entry in edition.glossary:
+        sources.append(("glossary", entry.term, entry.text))
+        text_ids.append(next(later))
     numbers = [rule.number for rule in edition.rules]
     terms = [entry.term for entry in edition.glossary]
-    return sources, _text_ids(db, [source.text for source in sources]), numbers, terms
+    return sources, text_ids, numbers, terms
 
 
 def _stored_sources(db: Database, edition_id: int) -> _Sources:
     """The citing texts of a stored edition, read back from its rows."""
-    from rules_kb.refs import Source
-
     rows = db.execute(
         "SELECT 'rule', number, text_id, seq, -1 FROM rules WHERE edition_id = :e"
         " UNION ALL SELECT 'example', r.number, e.text_id, e.rule_seq, e.seq FROM examples e"
@@ -574,7 +600,7 @@ def _stored_sources(db: Database, edition_id: int) -> _Sources:
             {"e": edition_id},
         ).fetchall()
     )
-    sources = [Source(kind, key, texts[text_id]) for kind, key, text_id, _, _ in rows]
+    sources = [(kind, key, texts[text_id]) for kind, key, text_id, _, _ in rows]
     numbers = [key for kind, key, *_ in rows if kind == "rule"]
     terms = [key for kind, key, *_ in rows if kind == "glossary"]
     return sources, [row[2] for row in rows], numbers, terms
@@ -582,7 +608,7 @@ def _stored_sources(db: Database, edition_id: int) -> _Sources:
 
 def _insert_references(db: Database, edition_id: int, found: _Sources) -> None:
     """Store an edition's references, resolved against that edition, as rows of `refs`."""
-    from rules_kb.refs import rows
+    from rules_kb.refs import plain_rows
 
     sources, text_ids, numbers, terms = found
     db.conn.executemany(
@@ -591,7 +617,7 @@ def _insert_references(db: Database, edition_id: int, found: _Sources) -> None:
         (
             (edition_id, seq, text_ids[index], kind, key, start, end, target_kind, target, exists)
             for seq, (index, kind, key, _raw, start, end, target_kind, target, exists) in enumerate(
-                rows(sources, numbers, terms)
+                plain_rows(sources, numbers, terms)
             )
         ),
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -410,3 +412,49 @@ def test_diff_rule_matches_the_old_number(all_editions_db: Path) -> None:
     )
     olds = {c["old_number"] for c in document["changes"]}
     assert olds and all(number and number.startswith("702.18") for number in olds)
+
+
+# the assignment solver --------------------------------------------------------------
+
+
+def test_the_solver_loaded_from_its_file_is_scipys() -> None:
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment as public
+
+    from rules_kb import assignment
+
+    solver = assignment._loaded_directly()
+    assert solver is not None, "scipy's _lsap extension was not found beside scipy.optimize"
+    chosen = np.random.default_rng(3)
+    for shape in ((1, 1), (5, 5), (7, 3), (3, 9), (40, 40)):
+        score = np.round(chosen.random(shape), 1)  # ties, as aligning has
+        for maximize in (False, True):
+            mine, theirs = solver(score, maximize=maximize), public(score, maximize=maximize)
+            assert [a.tolist() for a in mine] == [a.tolist() for a in theirs]
+
+
+def test_aligning_does_not_import_scipy_optimize() -> None:
+    script = (
+        "import sys\n"
+        "from rules_kb.assignment import linear_sum_assignment\n"
+        "import numpy as np\n"
+        "rows, cols = linear_sum_assignment()(np.array([[1.0, 5.0], [4.0, 1.0]]), maximize=True)\n"
+        "print(rows.tolist(), cols.tolist(), 'scipy.optimize' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[0,", "1]", "[1,", "0]", "False"]
+
+
+def test_the_solver_falls_back_to_scipys_public_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scipy.optimize import linear_sum_assignment as public
+
+    from rules_kb import assignment
+
+    monkeypatch.setattr(assignment.importlib.util, "find_spec", lambda name: None)
+    assignment.linear_sum_assignment.cache_clear()
+    try:
+        assert assignment.linear_sum_assignment() is public
+    finally:
+        assignment.linear_sum_assignment.cache_clear()

@@ -415,3 +415,40 @@ def test_a_long_lived_base_keeps_a_bounded_number_of_resolvers(modern_db: Path) 
     assert len(base._resolvers) == api.RESOLVERS
     assert base.references_in(text, dates[-1]) == first
     assert [t.exists for t in first[0].targets] == [True, True]
+
+
+def test_resolvers_put_numbers_in_order_however_the_editions_before_differed() -> None:
+    # A resolver's order starts from the last one made: numbers taken out and put in (a
+    # few, or more than a re-sort is worth) must give the order a plain sort gives.
+    import random
+
+    from rules_kb.models import sort_key as plain_sort_key
+
+    pool = [f"{100 + c}.{m}{letters}" for c in range(30) for m in range(1, 12)
+            for letters in ("", "a", "b", "k", "m", "z", "aa")]  # fmt: skip
+    chosen = random.Random(7)
+    numbers = set(chosen.sample(pool, 600))
+    for step in range(12):
+        changes = chosen.choice([0, 1, 5, 40, 300, 1000])
+        for _ in range(changes):
+            number = chosen.choice(pool)
+            (numbers.discard if number in numbers else numbers.add)(number)
+        resolver = refs.Resolver(numbers, [])
+        assert resolver.numbers == sorted(numbers, key=plain_sort_key), step
+        expanded = resolver._expand("105.3", "107.9")  # bisects the keys kept with them
+        inside = [n for n in sorted(numbers, key=plain_sort_key)
+                  if plain_sort_key("105.3") <= plain_sort_key(n) <= plain_sort_key("107.9")
+                  and not n[-1].isalpha()]  # fmt: skip
+        assert expanded == list(dict.fromkeys(["105.3", *inside, "107.9"]))
+
+
+def test_prepared_citations_resolve_as_the_resolver_places_them() -> None:
+    # Numbers that name no range are prepared once per text; what each edition makes of
+    # them must be what Resolver.targets says, in the same order.
+    text = "See rules 702.19b, 702.19c, and 702.19b, rule 601.2, and rules 603.7d-f."
+    for numbers in (["702.19b", "601.2"], ["702.19c", "603.7e"], []):
+        resolver = refs.Resolver(numbers, [])
+        expected = [pair for citation in refs.find(text) for pair in resolver.targets(citation)]
+        found = [(row[7], row[8]) for row in refs.plain_rows([("rule", "1.1", text)], numbers, [])]
+        assert found == expected
+        assert [target for target, _ in found][:3] == ["702.19b", "702.19c", "601.2"]
