@@ -68,6 +68,8 @@ class Records:
     """The text ids of each rule's examples, by the rule's seq (rules that have some)."""
     unique: frozenset[tuple[str, int]] = frozenset()
     """The (number, text id) pairs that occur once in the edition."""
+    keyed: tuple[tuple[str, int], ...] = ()
+    """The (number, text id) pair of each item."""
 
     def content(self, seq: int) -> tuple[int, ...]:
         """The text id of a record followed by those of its examples."""
@@ -97,9 +99,10 @@ def remembered_records(
     """Records built from rows an ingest has just written: (number or term, kind, parent,
     text id) in document order, and the example text ids by rule seq."""
     items = tuple(map(Item._make, rows))
-    counts = Counter(map(_KEY_AND_TEXT, items))
+    keyed = tuple(map(_KEY_AND_TEXT, items))
+    counts = Counter(keyed)
     unique = frozenset(pair for pair, count in counts.items() if count == 1)
-    return Records(items, dict(examples), unique)
+    return Records(items, dict(examples), unique, keyed)
 
 
 class TextCache:
@@ -211,20 +214,19 @@ def explicit_rows(
 ) -> Iterator[tuple[int | None, int | None, Status]]:
     """(new seq, old seq, status) of every pair that cannot be left implicit."""
     unique_old, unique_new = old.unique, new.unique
-    old_items, new_items = old.items, new.items
+    old_keyed, new_keyed = old.keyed, new.keyed
     old_examples, new_examples = old.examples.get, new.examples.get
     for i, j in alignment.pairs:
-        key, _kind, _parent, text_id = old_items[i]
-        new_key, _kind, _parent, new_text_id = new_items[j]
-        pair = (key, text_id)
+        pair = old_keyed[i]
         if (
-            pair == (new_key, new_text_id)
-            and old_examples(i) == new_examples(j)
+            pair == new_keyed[j]
             and pair in unique_old
             and pair in unique_new
+            and old_examples(i) == new_examples(j)
         ):
             continue
-        yield j, i, status(key, old.content(i), new_key, new.content(j), load)
+        new_pair = new_keyed[j]
+        yield j, i, status(pair[0], old.content(i), new_pair[0], new.content(j), load)
     for j in alignment.added:
         yield j, None, "added"
     for i in alignment.removed:

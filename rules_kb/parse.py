@@ -277,6 +277,8 @@ class LineLexer:
         self._line_no = 0
         self._previous_raw = ""
         self._previous_kind = ""
+        self._text = ""
+        """The line `_classify` read last, stripped."""
 
     def tokens(self) -> Iterator[Token]:
         """Yield one Lark token per logical line, with its line span (for `grammar()`)."""
@@ -325,7 +327,7 @@ class LineLexer:
                 continue
             if current is not None:
                 yield self._finished(current) if wrapped else current
-            current = LogicalLine(kind or "PARA", raw.strip(), line_no, line_no)
+            current = LogicalLine(kind or "PARA", self._text, line_no, line_no)
             self._previous_kind = current.kind
             if wrapped:
                 self._started(current)
@@ -385,17 +387,18 @@ class LineLexer:
 
     def _classify(self, raw: str, blank_before: bool, previous: str | None) -> str | None:
         """The token kind of a line, or None when it continues the previous line."""
-        text = raw.strip()
-        heading = text.lower() if len(text) <= 8 else ""
-        if heading == "glossary" and self.part == "body":
-            self.part = "glossary"
-            return "GLOSSARY"
-        if heading == "index" and self.part == "glossary":
-            self.part = "index"
-            return "INDEX"
-        if heading == "credits" and self.part in {"glossary", "index", "body"}:
-            self.part = "credits"
-            return "CREDITS"
+        text = self._text = raw.strip()
+        if len(text) <= 8:  # the headings that start the glossary, index and credits
+            heading = text.lower()
+            if heading == "glossary" and self.part == "body":
+                self.part = "glossary"
+                return "GLOSSARY"
+            if heading == "index" and self.part == "glossary":
+                self.part = "index"
+                return "INDEX"
+            if heading == "credits" and self.part in {"glossary", "index", "body"}:
+                self.part = "credits"
+                return "CREDITS"
         if self.part == "body":
             return self._classify_body(raw, text, blank_before)
         if self.part == "glossary":

@@ -250,14 +250,14 @@ class Resolver:
     def __init__(self, numbers: Iterable[str], terms: Iterable[str]) -> None:
         self._known = set(numbers)
         self._terms = _term_index(terms)
-        self._order: tuple[list[str], list[tuple[int, int, int, str]]] | None = None
+        self._order: _Order | None = None
 
     @property
     def numbers(self) -> list[str]:
         """The edition's numbers in order."""
         return self._ordered()[0]
 
-    def _ordered(self) -> tuple[list[str], list[tuple[int, int, int, str]]]:
+    def _ordered(self) -> _Order:
         """The numbers in order and their order keys, sorted when a range first needs them
         (most editions' references name no range an ingest has not met already)."""
         if self._order is None:
@@ -302,9 +302,13 @@ class Resolver:
         if high < low:
             return [first, last]
         depths = {_depth(first), _depth(last)}
-        numbers, keys = self._ordered()
-        window = numbers[bisect_left(keys, low) : bisect_right(keys, high)]
-        inside = [number for number in window if _depth(number) in depths]
+        numbers, keys, depth_of = self._ordered()
+        start, stop = bisect_left(keys, low), bisect_right(keys, high)
+        inside = [
+            number
+            for number, depth in zip(numbers[start:stop], depth_of[start:stop], strict=True)
+            if depth in depths
+        ]
         return list(dict.fromkeys([first, *inside, last])) if inside else [first, last]
 
     def _terms_of(self, citation: Citation) -> list[tuple[str, bool, int, int]]:
@@ -330,36 +334,39 @@ class Resolver:
         return result
 
 
+#: The numbers of an edition in order, their order keys and their depths (`_depth`).
+_Order = tuple[list[str], list[tuple[int, int, int, str]], list[int]]
+
 #: The numbers last put in order, with their order: the next edition's differ from them
 #: in a few numbers, which are taken out or put in rather than sorting 5,000 again.
-_LAST_ORDER: tuple[frozenset[str], list[str], list[tuple[int, int, int, str]]] = (
-    frozenset(),
-    [],
-    [],
-)
+_LAST_ORDER: tuple[frozenset[str], _Order] = (frozenset(), ([], [], []))
 _FEW = 256
 
 
-def _order_of(known: set[str]) -> tuple[list[str], list[tuple[int, int, int, str]]]:
-    """The numbers in order, and their order keys."""
+def _order_of(known: set[str]) -> _Order:
+    """The numbers in order, their order keys and depths."""
     global _LAST_ORDER
-    last, numbers, keys = _LAST_ORDER
+    last, (numbers, keys, depths) = _LAST_ORDER
     gone, new = last - known, known - last
     if len(gone) + len(new) > _FEW:
         numbers = sorted(known, key=sort_key)
         keys = [sort_key(number) for number in numbers]
+        depths = [_depth(number) for number in numbers]
     else:
         if gone:
             kept = [at for at, number in enumerate(numbers) if number not in gone]
-            numbers, keys = [numbers[at] for at in kept], [keys[at] for at in kept]
+            numbers = [numbers[at] for at in kept]
+            keys, depths = [keys[at] for at in kept], [depths[at] for at in kept]
         else:
-            numbers, keys = numbers[:], keys[:]
+            numbers, keys, depths = numbers[:], keys[:], depths[:]
         for number in new:
             at = bisect_left(keys, sort_key(number))
             numbers.insert(at, number)
             keys.insert(at, sort_key(number))
-    _LAST_ORDER = frozenset(known), numbers, keys
-    return numbers, keys
+            depths.insert(at, _depth(number))
+    order = numbers, keys, depths
+    _LAST_ORDER = frozenset(known), order
+    return order
 
 
 def _depth(number: str) -> int:
