@@ -138,6 +138,8 @@ _RENAME_PATTERN = re.compile(r"\b(" + "|".join(re.escape(old) for old, _ in _REN
 _RENAME_TO = dict(_RENAMES)
 #: (key, text id) of an Item.
 _KEY_TEXT = itemgetter(0, 3)
+#: The key of an Item.
+_KEY = itemgetter(0)
 #: Every phrase renamed contains one of these.
 _RENAME_HINTS = ("play", "from the game", "end ")
 _NON_WORD = re.compile(r"[^\w#]+")
@@ -424,7 +426,17 @@ def _similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
 
 #: Ratio (0-100) below which rapidfuzz may report 0.
 RATIO_CUTOFF = 30
-_VOCABULARY: dict[str, int] = {}
+
+
+class _Vocabulary(dict[str, int]):
+    """Word -> id, a new id for each word not met before."""
+
+    def __missing__(self, word: str) -> int:
+        self[word] = found = len(self)
+        return found
+
+
+_VOCABULARY = _Vocabulary()
 
 
 @lru_cache(maxsize=131072)
@@ -432,8 +444,8 @@ def _word_ids(text: str, *, ordered: bool = False) -> tuple[int, ...]:
     """A normalised text's words as ids: all of them in order, or the distinct ones sorted
     (cached: texts recur in every edition)."""
     if ordered:
-        return tuple(_VOCABULARY.setdefault(w, len(_VOCABULARY)) for w in text.split())
-    return tuple(sorted({_VOCABULARY.setdefault(w, len(_VOCABULARY)) for w in text.split()}))
+        return tuple(map(_VOCABULARY.__getitem__, text.split()))
+    return tuple(sorted(set(map(_VOCABULARY.__getitem__, text.split()))))
 
 
 def _dice(old: list[str], new: list[str]) -> NDArray[np.float32]:
@@ -473,7 +485,13 @@ def _context(
     """Boolean matrices: same number; parent maps to parent; same subrule letters."""
     import numpy as np
 
-    parent_map = {old[i].key: new[j].key for i, j in pairs.items()}
+    parent_map = dict(
+        zip(
+            map(_KEY, map(old.__getitem__, pairs.keys())),
+            map(_KEY, map(new.__getitem__, pairs.values())),
+            strict=True,
+        )
+    )
     codes: dict[str | None, int] = {None: -1}
 
     def code(value: str | None) -> int:

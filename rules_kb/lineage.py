@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from operator import itemgetter
 from typing import Literal
 
@@ -91,14 +92,16 @@ def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
 
 _KEY_AND_TEXT = itemgetter(0, 3)
 """An item's (key, text id)."""
+_AS_ITEM = partial(tuple.__new__, Item)
+"""A row of four as an Item (`Item._make` without its Python-level call)."""
 
 
 def remembered_records(
-    rows: Sequence[tuple[str, str, str | None, int]], examples: Mapping[int, tuple[int, ...]]
+    rows: Iterable[tuple[str, str, str | None, int]], examples: Mapping[int, tuple[int, ...]]
 ) -> Records:
     """Records built from rows an ingest has just written: (number or term, kind, parent,
     text id) in document order, and the example text ids by rule seq."""
-    items = tuple(map(Item._make, rows))
+    items = tuple(map(_AS_ITEM, rows))
     keyed = tuple(map(_KEY_AND_TEXT, items))
     counts = Counter(keyed)
     unique = frozenset(pair for pair, count in counts.items() if count == 1)

@@ -317,6 +317,13 @@ class LineLexer:
                 and _OPEN_END.search(self._tail[-12:])
             ):
                 kind = None  # a hard-wrapped sentence goes on, whatever the line starts with
+            elif first.isdecimal() and self.part == "body":
+                # Most lines: a numbered line of the body, as `_classify` reads it (no heading
+                # starts with a digit, and the line has no white space to strip).
+                self._text = raw
+                kind = self._numbered(raw, blank_before) or self._classify_body(
+                    raw, raw, blank_before
+                )
             else:
                 kind = self._classify(raw, blank_before, current.kind if current else None)
             blank_before = False

@@ -385,10 +385,17 @@ def _term_index(terms: Iterable[str]) -> dict[str, str]:
 def _term_index_of(terms: tuple[str, ...]) -> dict[str, str]:
     index: dict[str, str] = {}
     for term in terms:
-        bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
-        for name in (term, bare, *(part.strip() for part in bare.split(","))):
-            index.setdefault(name.lower(), term)
+        for name in _names(term):
+            index.setdefault(name, term)
     return index
+
+
+@lru_cache(maxsize=16384)
+def _names(term: str) -> tuple[str, ...]:
+    """The lower-cased names of a glossary term: itself, without a parenthesised tail,
+    and each of its comma-separated parts (terms recur in every edition)."""
+    bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
+    return tuple(name.lower() for name in (term, bare, *(part.strip() for part in bare.split(","))))
 
 
 def resolve(

@@ -14,7 +14,9 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from itertools import count, repeat
 from json.encoder import encode_basestring_ascii
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -487,6 +489,9 @@ def _insert_edition(
     return int(found[0])
 
 
+_RULE_COLUMNS = (attrgetter("number"), attrgetter("kind"), attrgetter("parent"))
+
+
 def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> list[int]:
     """The edition's rows, inserted with plain executemany (sqlite-utils' per-row
     conversion costs more than SQLite itself here; it keeps the schema and migrations).
@@ -500,14 +505,13 @@ def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str
         + [entry.text for entry in edition.glossary],
     )
     rule_ids, rest = ids[: len(edition.rules)], ids[len(edition.rules) :]
+    # Columns taken out with attrgetter and zipped: 5,000 rows an edition, no Python loop.
+    numbers, kinds, parents = (list(map(get, edition.rules)) for get in _RULE_COLUMNS)
     conn = db.conn
     conn.executemany(
         "INSERT INTO rules (edition_id, seq, number, kind, parent, text_id)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            (edition_id, seq, rule.number, rule.kind, rule.parent, text_id)
-            for seq, (rule, text_id) in enumerate(zip(edition.rules, rule_ids, strict=True))
-        ),
+        zip(repeat(edition_id), count(), numbers, kinds, parents, rule_ids),
     )
     examples = [
         (rule_seq, seq)
@@ -540,9 +544,7 @@ def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str
     remembered[edition_id, "rule"] = (
         digest,
         lineage.remembered_records(
-            [(rule.number, rule.kind, rule.parent, text_id)
-             for rule, text_id in zip(edition.rules, rule_ids, strict=True)],
-            examples_of,
+            zip(numbers, kinds, parents, rule_ids, strict=True), examples_of
         ),
     )  # fmt: skip
     remembered[edition_id, "glossary"] = (
@@ -652,7 +654,7 @@ def _text_ids(db: Database, texts: list[str]) -> list[int]:
     """Ids of the given texts, inserting the ones not stored yet. Ids are remembered for
     the connection, so each distinct text is hashed and looked up once per session."""
     known = _known(db)
-    missing = {text for text in texts if text not in known}
+    missing = set(texts).difference(known)
     if missing:
         conn = db.conn
         digests = {text: text_digest(text) for text in missing}
@@ -666,4 +668,4 @@ def _text_ids(db: Database, texts: list[str]) -> list[int]:
         }
         for text, digest in digests.items():
             known[text] = by_digest[digest]
-    return [known[text] for text in texts]
+    return list(map(known.__getitem__, texts))

@@ -20,11 +20,11 @@ import re
 from functools import lru_cache
 
 #: Curly quotes, en and em dashes and the non-breaking hyphen, as their ASCII forms.
-_FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‑": "-"})
+_FOLD = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("‑", "-"))
 
 #: Quotes, dashes and the marks damaged copies put in their place: one class in `key`.
 _MARK = "\x00"
-_MARKS = str.maketrans(dict.fromkeys("'\"‘’‚‛“”„‟′″`´?\ufffd-‐‑‒–—―−", _MARK))
+_MARKS = re.compile("[" + re.escape("'\"‘’‚‛“”„‟′″`´?\ufffd-‐‑‒–—―−") + "]")
 _TRADEMARK = re.compile(r"\((?:tm|TM|Tm|r|R|c|C)\)|[™®©]")
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
@@ -32,8 +32,14 @@ _TRADEMARK_HINTS = ("(", "™", "®", "©")
 
 
 def fold(text: str) -> str:
-    """The text with curly quotes and dashes made straight."""
-    return text.translate(_FOLD)
+    """The text with curly quotes and dashes made straight.
+
+    A replace per character present, not `str.translate`: on a text with any non-ASCII
+    character, translate looks every character up in its table (about 20 times slower)."""
+    for curly, straight in _FOLD:
+        if curly in text:
+            text = text.replace(curly, straight)
+    return text
 
 
 def plain(text: str) -> str:
@@ -56,7 +62,7 @@ def key(text: str) -> str:
         folded = _ITALIC.sub("", folded)
     if "--" in folded:
         folded = _DOUBLE_HYPHEN.sub("-", folded)
-    folded = " ".join(folded.translate(_MARKS).split())
+    folded = " ".join(_MARKS.sub(_MARK, folded).split())
     # White space next to a quote or dash is typography too ("a -- b", "a—b").
     return folded.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)
 
