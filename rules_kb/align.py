@@ -142,7 +142,8 @@ _KEY_TEXT = itemgetter(0, 3)
 _KEY = itemgetter(0)
 #: Every phrase renamed contains one of these.
 _RENAME_HINTS = ("play", "from the game", "end ")
-_NON_WORD = re.compile(r"[^\w#]+")
+#: A word once punctuation is dropped (rule numbers are masked as "#").
+_WORD = re.compile(r"[\w#]+")
 
 
 @lru_cache(maxsize=65536)
@@ -153,7 +154,7 @@ def normalise(text: str) -> str:
     folded = RULE_REFERENCE.sub("#", folded)
     if any(hint in folded for hint in _RENAME_HINTS):  # the renames are rare; the test cheap
         folded = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], folded)
-    return " ".join(_NON_WORD.sub(" ", folded).split())
+    return " ".join(_WORD.findall(folded))
 
 
 # the passes ----------------------------------------------------------------------

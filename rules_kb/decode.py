@@ -22,6 +22,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rules_kb import controls
@@ -497,10 +498,10 @@ class _ByteContexts:
     that each single-byte code page is scored without decoding the whole file again."""
 
     def __init__(self, data: bytes) -> None:
-        pieces = re.split(rb"([\x80-\xff]+)", data)
-        befores = [piece[-1:] for piece in pieces[0:-1:2]]
-        afters = [piece[:1] for piece in pieces[2::2]]
-        self.contexts = Counter(zip(befores, pieces[1::2], afters, strict=True))
+        self.contexts = Counter(
+            (data[start - 1 : start], data[start:end], data[end : end + 1])
+            for start, end in _non_ascii_runs(data)
+        )
 
     def plausibility(self, encoding: str) -> tuple[float, int]:
         """`_plausibility` of the file decoded in a single-byte code page, and how many
@@ -512,6 +513,26 @@ class _ByteContexts:
             score += count * _run_score(before.decode("ascii"), text, after.decode("ascii"))
             lost += count * text.count("\ufffd")
         return score, lost
+
+
+_BYTE_RUN = re.compile(rb"[\x80-\xff]+")
+_ASCII_STRETCH = 4096
+
+
+def _non_ascii_runs(data: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of each run of non-ASCII bytes. Stretches of ASCII are passed over a few
+    kilobytes at a time (`bytes.isascii`), so the pattern only reads near the runs: a legacy
+    file has a hundred or so of them in a megabyte."""
+    at, size = 0, len(data)
+    while at < size:
+        stretch = data[at : at + _ASCII_STRETCH]
+        if stretch.isascii():
+            at += _ASCII_STRETCH
+            continue
+        found = _BYTE_RUN.search(data, at)
+        assert found is not None  # the stretch holds a non-ASCII byte
+        yield found.span()
+        at = found.end()
 
 
 def _run_score(before: str, run: str, after: str) -> float:

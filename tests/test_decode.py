@@ -916,3 +916,20 @@ def test_nul_in_utf16_without_bom_is_kept_and_reported() -> None:
     assert decoded.encoding == "utf-16-le"
     assert decoded.text == damaged
     assert _control_warning(decoded).startswith("1 control character (NUL)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b" ", b"\n", b"\x80", b"\xe9", b"\xff", b"a" * 5000])))
+def test_non_ascii_runs_are_found_whole_past_the_ascii_stretches(parts: list[bytes]) -> None:
+    # The legacy scorer skips ASCII a few kilobytes at a time; the runs it finds, with the
+    # bytes around them, must be those a plain split finds (runs straddling a stretch too).
+    from collections import Counter
+
+    from rules_kb import decode as module
+
+    data = b"".join(parts)
+    pieces = re.split(rb"([\x80-\xff]+)", data)
+    befores = [piece[-1:] for piece in pieces[0:-1:2]]
+    afters = [piece[:1] for piece in pieces[2::2]]
+    expected = Counter(zip(befores, pieces[1::2], afters, strict=True))
+    assert module._ByteContexts(data).contexts == expected
