@@ -67,8 +67,9 @@ class Records:
     """Number (or term), kind, parent and text id of each record, in document order."""
     examples: Mapping[int, tuple[int, ...]]
     """The text ids of each rule's examples, by the rule's seq (rules that have some)."""
-    unique: frozenset[tuple[str, int]] = frozenset()
-    """The (number, text id) pairs that occur once in the edition."""
+    repeated: frozenset[tuple[str, int]] = frozenset()
+    """The (number, text id) pairs that occur more than once in the edition (a few at most:
+    the others are unique)."""
     keyed: tuple[tuple[str, int], ...] = ()
     """The (number, text id) pair of each item."""
 
@@ -103,9 +104,10 @@ def remembered_records(
     text id) in document order, and the example text ids by rule seq."""
     items = tuple(map(_AS_ITEM, rows))
     keyed = tuple(map(_KEY_AND_TEXT, items))
-    counts = Counter(keyed)
-    unique = frozenset(pair for pair, count in counts.items() if count == 1)
-    return Records(items, dict(examples), unique, keyed)
+    repeated: frozenset[tuple[str, int]] = frozenset()
+    if len(set(keyed)) < len(keyed):
+        repeated = frozenset(pair for pair, count in Counter(keyed).items() if count > 1)
+    return Records(items, dict(examples), repeated, keyed)
 
 
 class TextCache:
@@ -216,17 +218,12 @@ def explicit_rows(
     old: Records, new: Records, alignment: Alignment, load: Callable[[list[int]], Mapping[int, str]]
 ) -> Iterator[tuple[int | None, int | None, Status]]:
     """(new seq, old seq, status) of every pair that cannot be left implicit."""
-    unique_old, unique_new = old.unique, new.unique
+    repeated = old.repeated | new.repeated
     old_keyed, new_keyed = old.keyed, new.keyed
     old_examples, new_examples = old.examples.get, new.examples.get
     for i, j in alignment.pairs:
         pair = old_keyed[i]
-        if (
-            pair == new_keyed[j]
-            and pair in unique_old
-            and pair in unique_new
-            and old_examples(i) == new_examples(j)
-        ):
+        if pair == new_keyed[j] and pair not in repeated and old_examples(i) == new_examples(j):
             continue
         new_pair = new_keyed[j]
         yield j, i, status(pair[0], old.content(i), new_pair[0], new.content(j), load)
