@@ -2,8 +2,9 @@
 
 The solver is one compiled module, `scipy.optimize._lsap`, but importing it through its
 package runs `scipy/optimize/__init__.py`, which imports every optimiser scipy has:
-about a second of CPU, paid by every process that aligns an edition (a one-file ingest
-takes about as long again). The extension module is loaded from its file instead; if
+about a second of CPU, paid by every process that aligns an edition (an ingest of one
+new edition among stored ones included). The extension module is loaded from its file
+instead; if
 that fails in any way (a scipy that lays its files out differently), the public import
 is used, so the function is scipy's own either way.
 """

@@ -527,6 +527,8 @@ class Automaton:
         key = (tuple(self.stack), kind)
         after = _REDUCED.get(key, _UNSEEN)
         if after is _UNSEEN:
+            if len(_REDUCED) >= _REDUCED_MAX:  # bounded, whatever lines a file holds
+                _REDUCED.clear()
             after = _REDUCED[key] = self._reduced(kind)
         if after is None:
             return False
@@ -580,6 +582,7 @@ Action = tuple[bool, "int | tuple[str, int]"]
 #: the same for every edition, so this serves every parse of the process.
 _REDUCED: dict[tuple[tuple[int, ...], str], tuple[int, ...] | None] = {}
 _UNSEEN: Any = object()
+_REDUCED_MAX = 4096
 
 
 @cache

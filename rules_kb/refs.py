@@ -258,15 +258,11 @@ class Resolver:
         return self._ordered()[0]
 
     def _ordered(self) -> _Order:
-        """The numbers in order and their order keys, sorted when a range first needs them
-        (most editions' references name no range an ingest has not met already)."""
+        """The numbers in order, their order keys and depths, made when a range (or
+        `numbers`) first needs them."""
         if self._order is None:
             self._order = _order_of(self._known)
         return self._order
-
-    def exists(self, number: str) -> bool:
-        """Whether the edition has this number."""
-        return number in self._known
 
     def targets(self, citation: Citation) -> list[tuple[str, bool]]:
         """The citation's targets in order, each with whether it exists."""
