@@ -321,9 +321,7 @@ class LineLexer:
                 # Most lines: a numbered line of the body, as `_classify` reads it (no heading
                 # starts with a digit, and the line has no white space to strip).
                 self._text = raw
-                kind = self._numbered(raw, blank_before) or self._classify_body(
-                    raw, raw, blank_before
-                )
+                kind = self._classify_body(raw, raw, blank_before)
             else:
                 kind = self._classify(raw, blank_before, current.kind if current else None)
             blank_before = False

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from rules_kb.models import Edition
+from rules_kb.models import Edition, glossary_names
 from rules_kb.models import sort_key as _sort_key
 
 #: Rule numbers recur in every edition: their order keys are computed once.
@@ -388,10 +388,9 @@ def _term_index_of(terms: tuple[str, ...]) -> dict[str, str]:
 
 @lru_cache(maxsize=16384)
 def _names(term: str) -> tuple[str, ...]:
-    """The lower-cased names of a glossary term: itself, without a parenthesised tail,
-    and each of its comma-separated parts (terms recur in every edition)."""
-    bare = re.sub(r"\s*\([^)]*\)\s*$", "", term)
-    return tuple(name.lower() for name in (term, bare, *(part.strip() for part in bare.split(","))))
+    """The lower-cased names a glossary term is found by: the heading as printed and the
+    names it stands for (`glossary_names`); terms recur in every edition."""
+    return tuple(name.lower() for name in (term, *glossary_names(term)))
 
 
 def resolve(
@@ -458,14 +457,20 @@ def _prepared(text: str, glossary: bool) -> tuple[tuple[Citation, tuple[str, ...
     )
 
 
+def edition_texts(edition: Edition) -> Iterator[tuple[SourceKind, str, str]]:
+    """The texts of an edition that may cite, as (kind, key, text), in document order:
+    each rule followed by its examples, then the glossary definitions."""
+    for rule in edition.rules:
+        yield "rule", rule.number, rule.text
+        for example in rule.examples:
+            yield "example", rule.number, example
+    for entry in edition.glossary:
+        yield "glossary", entry.term, entry.text
+
+
 def edition_sources(edition: Edition) -> list[Source]:
     """The texts of an edition that may cite: rules, their examples, glossary definitions."""
-    sources = []
-    for rule in edition.rules:
-        sources.append(Source("rule", rule.number, rule.text))
-        sources.extend(Source("example", rule.number, example) for example in rule.examples)
-    sources.extend(Source("glossary", entry.term, entry.text) for entry in edition.glossary)
-    return sources
+    return [Source(kind, key, text) for kind, key, text in edition_texts(edition)]
 
 
 def edition_references(edition: Edition) -> list[Reference]:

@@ -371,8 +371,8 @@ def ingest(
             status = "replaced"
             _delete_edition(db, existing[0])
         edition_id = _insert_edition(db, edition, source, sha256, encoding, digest, all_warnings)
-        ids = _insert_records(db, edition_id, edition, digest)
-        _insert_references(db, edition_id, _edition_sources(edition, ids))
+        _insert_records(db, edition_id, edition, digest)
+        _insert_references(db, edition_id, _edition_sources(db, edition))
         lineage.link(db.conn, edition_id, _REMEMBERED.setdefault(db, {}))
         _bump_stamp(db)
     return _result(edition, status, all_warnings)
@@ -492,12 +492,11 @@ def _insert_edition(
 _RULE_COLUMNS = (attrgetter("number"), attrgetter("kind"), attrgetter("parent"))
 
 
-def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> list[int]:
+def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str) -> None:
     """The edition's rows, inserted with plain executemany (sqlite-utils' per-row
     conversion costs more than SQLite itself here; it keeps the schema and migrations).
     The session remembers them as lineage records, so aligning this edition with its
-    neighbours does not read them back. Returns the text ids of the rules, then of their
-    examples, then of the glossary entries."""
+    neighbours does not read them back."""
     ids = _text_ids(
         db,
         [rule.text for rule in edition.rules]
@@ -555,28 +554,18 @@ def _insert_records(db: Database, edition_id: int, edition: Edition, digest: str
             {},
         ),
     )  # fmt: skip
-    return ids
 
 
 _Sources = tuple[list[tuple["SourceKind", str, str]], list[int], list[str], list[str]]
 
 
-def _edition_sources(edition: Edition, ids: list[int]) -> _Sources:
-    """The citing texts of a parsed edition as (kind, key, text), in the order of
-    `refs.edition_sources`, with their text ids (`ids` as `_insert_records` returns them),
-    its numbers and terms."""
-    sources: list[tuple[SourceKind, str, str]] = []
-    text_ids: list[int] = []
-    later = iter(ids[len(edition.rules) :])  # the examples, rule by rule, then the glossary
-    for rule, text_id in zip(edition.rules, ids, strict=False):
-        sources.append(("rule", rule.number, rule.text))
-        text_ids.append(text_id)
-        for example in rule.examples:
-            sources.append(("example", rule.number, example))
-            text_ids.append(next(later))
-    for entry in edition.glossary:
-        sources.append(("glossary", entry.term, entry.text))
-        text_ids.append(next(later))
+def _edition_sources(db: Database, edition: Edition) -> _Sources:
+    """The citing texts of a parsed edition as (kind, key, text) (`refs.edition_texts`),
+    their text ids, its numbers and terms."""
+    from rules_kb.refs import edition_texts
+
+    sources = list(edition_texts(edition))
+    text_ids = _text_ids(db, [text for _kind, _key, text in sources])
     numbers = [rule.number for rule in edition.rules]
     terms = [entry.term for entry in edition.glossary]
     return sources, text_ids, numbers, terms

@@ -607,16 +607,13 @@ def test_reader_during_an_ingest_sees_only_committed_editions(
     seen: list[list[str]] = []
     original = store._insert_records
 
-    def insert_and_look(
-        database: Database, edition_id: int, edition: Edition, *rest: str
-    ) -> list[int]:
-        ids = original(database, edition_id, edition, *rest)
+    def insert_and_look(database: Database, edition_id: int, edition: Edition, *rest: str) -> None:
+        original(database, edition_id, edition, *rest)
         reader = Reader(db_path)
         try:
             seen.append([row.edition for row in reader.editions()])
         finally:
             reader.close()
-        return ids
 
     monkeypatch.setattr(store, "_insert_records", insert_and_look)
     do_ingest(db, make_edition("2027-06-01"))
