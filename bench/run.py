@@ -538,12 +538,25 @@ def header() -> str:
     )
 
 
+def _positive(value: str) -> int:
+    """A count of one or more, for argparse (which says what is wrong in one line)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a count of one or more")
+    return number
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--editions", type=Path, default=EDITIONS)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, no scale table")
     parser.add_argument("--no-peer", action="store_true", help="do not install mightstone")
-    parser.add_argument("--rounds", type=int, default=3, help="paired rounds against the peer")
+    parser.add_argument(
+        "--rounds", type=_positive, default=3, help="paired rounds against the peer"
+    )
     parser.add_argument("--stages", nargs="+", help=argparse.SUPPRESS)  # the child's work
     options = parser.parse_args(argv)
     if options.stages:
