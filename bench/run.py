@@ -9,7 +9,7 @@ Every ratio is against a baseline measured in the same run, in CPU time where th
 machine may be busy. The peer is mightstone 0.12.0 (`ComprehensiveRules.parse`, parse
 only, in memory), installed into a throwaway virtualenv under bench/out/ and given the
 same texts our decoder produced; the run says so when it cannot install it. Our ingest
-and the peer's parse run in turn, each in a fresh process, for N rounds (default 3), and
+and the peer's parse run in turn, each in a fresh process, for N rounds (default 5), and
 the verdict is the median of the per-round ratios; neither side's timer counts its
 imports, which are reported apart. Prints markdown tables; nothing here fails when a
 target is missed: the table says so.
@@ -555,7 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats, no scale table")
     parser.add_argument("--no-peer", action="store_true", help="do not install mightstone")
     parser.add_argument(
-        "--rounds", type=_positive, default=3, help="paired rounds against the peer"
+        "--rounds", type=_positive, default=5, help="paired rounds against the peer"
     )
     parser.add_argument("--stages", nargs="+", help=argparse.SUPPRESS)  # the child's work
     options = parser.parse_args(argv)

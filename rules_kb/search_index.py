@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import SearchIndexError
+from rules_kb.index_writer import analysed_writer
 from rules_kb.readonly import rows_in
 from rules_kb.readonly import texts as read_texts
 from rules_kb.typography import plain
@@ -62,7 +63,6 @@ FILTERS_FILE = "filters"
 FORMAT_FILE = "format"
 #: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions.
 INDEX_FORMAT = "3"
-WRITER_MB = 256
 #: Query-time boosts of the fields (also their index-time field boosts).
 FIELD_BOOSTS = {"number": 6.0, "term": 2.0, "text": 1.0}
 HEADINGS = {"section", "chapter", "rule"}
@@ -79,6 +79,7 @@ _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
 TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 #: Only rule numbers reach the number field: "from" must not turn into number:from.
 _NUMBER_PATTERN = r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b"
+_NUMBER = re.compile(_NUMBER_PATTERN)
 
 
 class Document(NamedTuple):
@@ -315,6 +316,12 @@ def _stems_of(tokens: list[str]) -> list[str]:
     return [stem for stem in map(_STEMS.__getitem__, tokens) if stem]
 
 
+def number_terms(label: str) -> list[str]:
+    """The number field's terms of a label: what its analyzer (the number pattern,
+    lowercased) yields."""
+    return [token.lower() for token in _NUMBER.findall(label)]
+
+
 def stems(text: str) -> list[str]:
     """The index terms of a text in order: what whoosh's StemmingAnalyzer yields (its
     tokenizer, lowercase, stop words, words of two letters or more, Porter stems),
@@ -330,42 +337,17 @@ _TYPES: dict[str, type] = {}
 def field_types() -> dict[str, type]:
     """rules-kb's whoosh field types, made on first use (the schema refers to them by name).
 
-    StemmedText indexes what `stems` yields (or a list of stems made by it), with
-    frequencies and positions for Whoosh's phrase queries, without the analyzer's
-    per-token objects; `stems` is StemmingAnalyzer's analysis exactly, which Whoosh's
-    query parser applies to the query, so the index, the queries and the highlights can
-    never analyse a text differently. Words that analyse to several terms
-    ("state-based") are a phrase.
+    StemmedText is Whoosh's TEXT with StemmingAnalyzer, frequencies and positions (for
+    Whoosh's phrase queries); words that analyse to several terms ("state-based") are a
+    phrase. The build does not run the analyzer: it indexes what `stems` yields, which is
+    StemmingAnalyzer's analysis exactly (the query parser applies the analyzer to the
+    query), so the index, the queries and the highlights never analyse a text
+    differently. Positions count the stems, not the stop words between them, so that
+    "spell or ability" matches as a phrase.
     """
     if _TYPES:
         return _TYPES
     fields, analysis = whoosh_module("fields"), whoosh_module("analysis")
-
-    def index(self: Any, value: Any, **_kwargs: Any) -> list[tuple[bytes, int, float, bytes]]:
-        """(term, frequency, weight, positions) per term: `value` is a text or its stems."""
-        boost = self.format.field_boost
-        positions: dict[str, list[int]] = {}
-        for at, word in enumerate(stems(value) if isinstance(value, str) else value):
-            positions.setdefault(word, []).append(at)
-        encode = self.format.encode
-        return [
-            (
-                word.encode(),
-                len(where),
-                len(where) * boost,
-                _once(where[0], encode) if len(where) == 1 else encode(where),
-            )
-            for word, where in positions.items()
-        ]
-
-    def _once(at: int, encode: Callable[[list[int]], bytes]) -> bytes:
-        """The format's encoding of one position (most postings), made once per position."""
-        found = single.get(at)
-        if found is None:
-            found = single[at] = encode([at])
-        return found
-
-    single: dict[int, bytes] = {}
 
     def init(self: Any, field_boost: float = 1.0) -> None:
         fields.TEXT.__init__(
@@ -376,7 +358,7 @@ def field_types() -> dict[str, type]:
     stemmed = type(
         "StemmedText",
         (fields.TEXT,),
-        {"__init__": init, "index": index, "__module__": __name__, "__qualname__": "StemmedText"},
+        {"__init__": init, "__module__": __name__, "__qualname__": "StemmedText"},
     )
     globals()["StemmedText"] = stemmed  # where pickle finds it when the schema is read back
     _TYPES["StemmedText"] = stemmed
@@ -418,19 +400,23 @@ def mask_bits(mask: int) -> list[int]:
     return [at for at, bit in enumerate(reversed(f"{mask:b}")) if bit == "1"]
 
 
-def _fields(document: Document, ordinals: dict[str, int]) -> tuple[dict[str, Any], _Row]:
-    """The whoosh fields of a document, and its row for the filters file (numbered 0)."""
-    values: dict[str, Any] = {"text": document.text, "_boost": KIND_BOOSTS[document.kind]}
+def _fields(
+    document: Document, ordinals: dict[str, int], text_terms: list[str]
+) -> tuple[dict[str, Any], _Row]:
+    """The whoosh fields of a document, analysed (`text_terms` are its text's stems), and
+    its row for the filters file (numbered 0)."""
+    values: dict[str, Any] = {"text": text_terms}
     names = ""
     if document.kind == "glossary":
-        values["term"] = names = document.label
+        names = document.label
     else:
         titles = ([document.text] if _is_title(document) else []) + list(document.aliases)
-        if titles:
-            values["term"] = names = "\n".join(titles)
-        values["number"] = document.label
+        names = "\n".join(titles)
+        values["number"] = number_terms(document.label)
+    if names:
+        values["term"] = stems(names)
     bits = [ordinals[day] for day in document.editions]
-    row = _Row(0, document.key, sum(1 << bit for bit in bits), document.text_id, names)
+    row = _Row(0, document.key, sum(map((1).__lshift__, bits)), document.text_id, names)
     row.ordinals = bits
     values["doc"] = (row.key, row.text_id, row.mask, row.names)
     return values, row
@@ -479,7 +465,7 @@ def _write(
     try:
         # Separate files, not one compound file: whoosh copies every part of a compound
         # segment into memory when it opens it, which a cold search would pay for.
-        writer = ix.writer(timeout=30.0, limitmb=WRITER_MB, codec=_codec(), compound=False)
+        writer = analysed_writer(ix, timeout=30.0, codec=_codec(), compound=False)
     except LockError as error:
         raise SearchIndexError(f"the search index {ix.storage} is locked: {error}") from error
     rows: list[_Row] = []
@@ -487,10 +473,9 @@ def _write(
         for docnum in removed:
             writer.delete_document(docnum)
         for count, document in enumerate(docs, 1):
-            tokens = _lowered(document.text)
-            values, row = _fields(document, ordinals)
-            values["text"] = _stems_of(tokens)  # analysed once, for the index and the words
-            writer.add_document(**values)
+            tokens = _lowered(document.text)  # analysed once, for the index and the words
+            values, row = _fields(document, ordinals, _stems_of(tokens))
+            writer.add_terms(values, KIND_BOOSTS[document.kind])
             row.docnum = count - 1
             rows.append(row)
             if counted is None or document.key in counted:
@@ -523,16 +508,19 @@ _FILTERS_MAGIC = b"rules-kb filters 1\n"
 def _sets_of(rows: Iterable[_Row], dates: Sequence[str]) -> dict[str, list[int]]:
     """Document numbers by edition ("e:2026-08-07"), kind, section and chapter, and "all"."""
     sets: dict[str, list[int]] = {"all": []}
+    by_edition = [sets.setdefault(f"e:{day}", []) for day in dates]
     for row in sorted(rows, key=lambda row: row.docnum):
+        docnum = row.docnum
         kind, label, _digest = row.key.split("\x1f")
         names = ["all", f"k:{kind}"]
         if kind != "glossary":
             names.append(f"s:{label[:1]}")
             if len(label) >= 3:
                 names.append(f"c:{label[:3]}")
-        names.extend(f"e:{dates[bit]}" for bit in row.ordinals or mask_bits(row.mask))
         for name in names:
-            sets.setdefault(name, []).append(row.docnum)
+            sets.setdefault(name, []).append(docnum)
+        for bit in row.ordinals or mask_bits(row.mask):
+            by_edition[bit].append(docnum)
     return sets
 
 
