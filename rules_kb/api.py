@@ -10,7 +10,6 @@ none of lark, whoosh, networkx, scipy or sqlite-utils.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -649,9 +648,11 @@ class _Writer:
         self.kb = kb
         self.db: Any = None
         self.digests: dict[str, IngestResult] | None = None
-        self._thresholds = gc.get_threshold()
+        self._thresholds = (700, 10, 10)
 
     def __enter__(self) -> _Writer:
+        import gc  # here: a lookup never opens a writer
+
         self._thresholds = gc.get_threshold()
         gc.set_threshold(*INGEST_GC_THRESHOLDS)
         return self
@@ -661,6 +662,8 @@ class _Writer:
             if self.db is not None:
                 self.db.close()
         finally:
+            import gc
+
             gc.set_threshold(*self._thresholds)
 
     def database(self) -> Any:
