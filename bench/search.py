@@ -143,7 +143,8 @@ def fts_search(fts: sqlite3.Connection, query: str, edition: str, limit: int = 1
 
 
 def child(argv: Sequence[str]) -> int:
-    """`--child whoosh DB FOLDER` or `--child fts DB PATH`: build, print seconds and MB."""
+    """`--child whoosh DB FOLDER` or `--child fts DB PATH`: build, print wall and CPU seconds
+    and the peak MB."""
     engine, db, target = argv
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     start, cpu = time.perf_counter(), time.process_time()

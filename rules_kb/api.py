@@ -648,7 +648,8 @@ class _Writer:
         self.kb = kb
         self.db: Any = None
         self.digests: dict[str, IngestResult] | None = None
-        self._thresholds = (700, 10, 10)
+        self._thresholds: tuple[int, int, int]
+        """The collector's thresholds before the session (set on entering it)."""
 
     def __enter__(self) -> _Writer:
         import gc  # here: a lookup never opens a writer
