@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rules_kb.history import History, Lineage
     from rules_kb.query import Reader
     from rules_kb.records import (
+        Answer,
         CheckReport,
         CitationReport,
         Contents,
@@ -50,6 +51,9 @@ __all__ = ["KnowledgeBase", "default_path", "open"]
 #: How many editions' reference resolvers a KnowledgeBase keeps (about 10 ms to make one):
 #: a long-lived server asked about every edition does not hold all 134.
 RESOLVERS = 16
+#: How many rules `show` gives in answer to a question, and how many places to read on.
+ANSWERS = 5
+SEE_ALSO = 6
 
 
 class NeedsUpgrade(RulesKbError):
@@ -250,19 +254,53 @@ class KnowledgeBase:
                     ) from None
                 raise
 
-    def show(self, query: str, edition: str = "latest", *, limit: int = 10) -> Shown:
-        """A rule for a number, a glossary entry (or keyword rule) for a term, else the
-        search results for the words."""
+    def show(self, query: str, edition: str = "latest", *, limit: int | None = None) -> Shown:
+        """A rule for a number, a glossary entry (or keyword rule) for a term, the rules
+        that answer a question ("does deathtouch work with trample?"), else the search
+        results for the words."""
         from rules_kb.models import is_number
         from rules_kb.records import RuleRecord, Shown
+        from rules_kb.search import read_query
 
         if is_number(query):
             return Shown("rule", self.rule(query, edition))
+        if read_query(query)[1]:
+            return Shown("answer", self.answer(query, edition, limit=limit or ANSWERS))
         try:
             found = self.define(query, edition)
         except UnknownTerm:
-            return Shown("search", self.search(query, edition, limit=limit))
+            return Shown("search", self.search(query, edition, limit=limit or 10))
         return Shown("rule" if isinstance(found, RuleRecord) else "glossary", found)
+
+    def answer(self, question: str, edition: str = "latest", *, limit: int = ANSWERS) -> Answer:
+        """The few rules that answer a plain-language question, with the terms it named
+        and where to read on: the best answer's parent and the rules the answers cite."""
+        from rules_kb.records import Answer, Answered
+
+        found = self.search(question, edition, limit=limit)
+        day = found.filters.edition or self.edition(edition)
+        answers = tuple(
+            Answered(
+                "glossary" if hit.kind == "glossary" else "rule",
+                hit.label,
+                hit.text,
+                hit.score,
+                hit.matched,
+            )
+            for hit in found.hits
+        )
+        numbers = [item.number for item in answers if item.kind == "rule"]
+        see: dict[str, None] = {}
+        with self._snapshot() as reader:
+            if numbers:
+                best = reader.rule(numbers[0], day)
+                if best.parent and best.parent not in numbers:
+                    see[best.parent] = None
+            for number in numbers[:3]:
+                for cited in reader.rule(number, day).cites:
+                    if cited not in numbers:
+                        see[cited] = None
+        return Answer(question, day, found.recognised, answers, tuple(see)[:SEE_ALSO])
 
     # search -----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.controls import visible
-from rules_kb.records import GlossaryRecord, RuleRecord
+from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
     from rules_kb.history import History
@@ -120,6 +120,25 @@ def search_blocks(results: Results) -> list[str]:
     for hit in results.hits:
         label = f"**{escape(hit.label)}**" + ("" if hit.kind == "rule" else f" ({hit.kind})")
         blocks.append(f"- {label}: {_highlight(hit.highlight)}")
+    return blocks
+
+
+def answer_blocks(found: Answer) -> list[str]:
+    """The answer to a question: each answering rule in bold with its whole text, then
+    the terms the question named and where to read on."""
+    blocks = [f"Answering “{escape(found.query)}”"]
+    for item in found.answers:
+        label = f"**{escape(item.number)}**" + ("" if item.kind == "rule" else " (glossary)")
+        blocks.append(f"- {label} {_inline(item.text)}")
+    named = [
+        f"{escape(item.words)}: {escape(item.term)}"
+        + (f" ({', '.join(item.rules[:3])})" if item.rules else "")
+        for item in found.recognised
+    ]
+    if named:
+        blocks.append("Recognised: " + "; ".join(named))
+    if found.see_also:
+        blocks.append("See also: " + ", ".join(f"**{n}**" for n in found.see_also))
     return blocks
 
 

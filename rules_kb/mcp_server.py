@@ -19,12 +19,15 @@ from mcp_types import CallToolResult, TextContent
 
 from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
-from rules_kb.records import GlossaryRecord, RuleRecord
+from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from rules_kb.api import KnowledgeBase
+
+#: The most rules a question's answer quotes.
+MAX_ANSWERS = 5
 
 INSTRUCTIONS = (
     "Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Quote"
@@ -69,8 +72,8 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
 
     @app.tool()
     def search(query: str, edition: str = "latest", limit: int = 10) -> CallToolResult:
-        """Search the rules, examples and glossary of an edition; hits come ranked with quotes."""
-        return answer(lambda: search_text(kb.search(query, edition, limit=max(1, min(limit, 50)))))
+        """Search the rules of an edition, or ask in plain words: a question gets the rules that answer it."""  # noqa: E501
+        return answer(lambda: found_text(kb, query, edition, max(1, min(limit, 50))))
 
     @app.tool()
     def history(number_or_term: str, edition: str = "latest") -> CallToolResult:
@@ -132,6 +135,32 @@ def definition_text(record: GlossaryRecord | RuleRecord) -> str:
     entries = [record, *record.see]
     body = "\n\n".join(f"{entry.term}\n{entry.text}" for entry in entries)
     return f"Glossary, edition {record.edition}\n{body}"
+
+
+def found_text(kb: KnowledgeBase, query: str, edition: str, limit: int) -> str:
+    """A question's answer (see :func:`answer_text`), else the search's hits."""
+    from rules_kb.search import read_query
+
+    if read_query(query)[1]:
+        return answer_text(kb.answer(query, edition, limit=min(limit, MAX_ANSWERS)))
+    return search_text(kb.search(query, edition, limit=limit))
+
+
+def answer_text(found: Answer) -> str:
+    """The rules that answer a question, each quoted whole with its number, the terms the
+    question named, and where to read on: compact, for an assistant to quote."""
+    lines = [f"Comprehensive Rules, edition {found.edition}: rules answering {found.query!r}"]
+    for item in found.recognised:
+        rules = f" ({', '.join(item.rules[:3])})" if item.rules else ""
+        lines.append(f"Recognised {item.words!r}: {item.term}{rules}")
+    if not found.answers:
+        lines.append("No rule answers this question; try other words or a rule number.")
+    for answered in found.answers:
+        label = answered.number if answered.kind == "rule" else f"{answered.number} (glossary)"
+        lines.append(f"{label}: {answered.text}")
+    if found.see_also:
+        lines.append("See also: " + ", ".join(found.see_also))
+    return "\n".join(lines)
 
 
 def search_text(results: Any) -> str:

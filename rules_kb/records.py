@@ -460,13 +460,67 @@ class CitationReport:
 
 
 @dataclass(frozen=True, slots=True)
-class Shown:
-    """What `show` found for a query: a rule, a glossary entry, or search results."""
+class Answered:
+    """One rule (or glossary entry) that answers a question, and why."""
 
-    type: Literal["rule", "glossary", "search"]
-    """Which of the three it is."""
+    kind: Literal["rule", "glossary"]
+    """A numbered rule, or a glossary entry."""
+    number: str
+    """The rule number, or the glossary term."""
+    text: str
+    """Its whole text, as published."""
+    score: float
+    """How well it answers: higher is better."""
+    matched: tuple[str, ...]
+    """The question's words and concepts it answered, as typed."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC's JSON shape (a glossary entry has `term` instead of `number`)."""
+        where = "term" if self.kind == "glossary" else "number"
+        return {
+            "kind": self.kind,
+            where: self.number,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "matched": list(self.matched),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What `show` says to a plain-language question: the few rules that answer it."""
+
+    query: str
+    """The question as typed."""
+    edition: str
+    """The edition that answers."""
+    recognised: tuple[Any, ...]
+    """The terms it named (search.Recognition: words, term, rules)."""
+    answers: tuple[Answered, ...]
+    """The rules that answer it, best first."""
+    see_also: tuple[str, ...]
+    """Where to read on: the best answer's parent and the rules the answers cite."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC's JSON shape."""
+        return {
+            "query": self.query,
+            "edition": self.edition,
+            "recognised": [item.as_dict() for item in self.recognised],
+            "answers": [item.as_json() for item in self.answers],
+            "see_also": list(self.see_also),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What `show` found for a query: a rule, a glossary entry, an answer to a question,
+    or search results."""
+
+    type: Literal["rule", "glossary", "answer", "search"]
+    """Which of the four it is."""
     value: Any = field(default=None)
-    """The RuleRecord, GlossaryRecord or search Results."""
+    """The RuleRecord, GlossaryRecord, Answer or search Results."""
 
     def as_json(self) -> dict[str, Any]:
         """The record's JSON with a `type` field first."""

@@ -25,6 +25,8 @@ Whoosh is imported lazily, in functions: a cold `rules-kb rule` never pays for i
 
 from __future__ import annotations
 
+import heapq
+import math
 import os
 import re
 import sqlite3
@@ -37,6 +39,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
+from rules_kb.models import is_title
+from rules_kb.questions import is_question, is_syntax, plain_text
 from rules_kb.readonly import texts as read_texts
 from rules_kb.search_index import (
     EDITIONS_FILE as EDITIONS_FILE,
@@ -102,7 +106,7 @@ from rules_kb.search_index import (
 )
 from rules_kb.typography import fold
 
-Match = Literal["all", "most", "any"]
+Match = Literal["all", "most", "any", "question"]
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
 PHRASE_BOOST = 2.0
@@ -126,6 +130,8 @@ FRAGMENT_CHARS = 200
 CONTEXT_CHARS = 50
 FRAGMENTS = 2
 MAX_ENGINES = 4
+#: Editions whose rules tree an engine keeps for questions.
+MAX_BOOKS = 8
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
 _SYNTAX = re.compile(r"[*?~]")
@@ -159,6 +165,8 @@ class Hit(NamedTuple):
     text was left out."""
     editions: tuple[str, ...]
     """The editions that carried this text (all of them, whatever the filter)."""
+    matched: tuple[str, ...] = ()
+    """The query's words and concepts this hit answered, as typed."""
 
     def as_dict(self, edition: str | None) -> dict[str, Any]:
         """The SPEC's JSON shape; with no edition filter, the span of editions too."""
@@ -166,6 +174,7 @@ class Hit(NamedTuple):
         item: dict[str, Any] = {"edition": edition or self.editions[-1], "kind": self.kind}
         item[where] = self.label
         item.update(text=self.text, score=round(self.score, 4), highlight=self.highlight)
+        item["matched"] = list(self.matched)
         if edition is None:
             item.update(first=self.editions[0], last=self.editions[-1])
             item["editions"] = len(self.editions)
@@ -196,7 +205,10 @@ class Results(NamedTuple):
     suggestion: str | None = None
     """The corrected query whose results these are, when words were misspelled."""
     match: Match = "all"
-    """all: hits have every word; any: none had, so these have some of them."""
+    """all: hits have every word; any: none had, so these have some of them; question:
+    read as a plain-language question and ranked answer first."""
+    recognised: tuple[Recognition, ...] = ()
+    """The terms a question named, with what they mean (questions only)."""
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC's JSON document."""
@@ -212,7 +224,23 @@ class Results(NamedTuple):
             "hits": [hit.as_dict(edition) for hit in self.hits],
             "suggestion": self.suggestion,
             "match": self.match,
+            "recognised": [item.as_dict() for item in self.recognised],
         }
+
+
+class Recognition(NamedTuple):
+    """A term a question named: "ETB" is "enters the battlefield", about 603.6a."""
+
+    words: str
+    """The question's words, as typed."""
+    term: str
+    """The CR's name for them."""
+    rules: tuple[str, ...]
+    """The rules it is about."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The SPEC's JSON shape."""
+        return {"words": self.words, "term": self.term, "rules": list(self.rules)}
 
 
 # the engine: one open index per process ---------------------------------------------
@@ -242,6 +270,7 @@ class Engine:
         self.parsers = {any_word: parser(any_word) for any_word in (False, True)}
         self._bases: dict[Filters, set[int] | None] = {}
         self._lexicons: dict[str, list[str]] = {}
+        self._books: dict[str, Any] = {}
 
     def close(self) -> None:
         """Release the index files."""
@@ -259,8 +288,12 @@ class Engine:
         """Run one query: every word must match; misspelled words are corrected; if nothing
         has every word, plain words are tried again as alternatives (best match first).
 
-        Texts are read through `conn`, inside its transaction (or one begun here)."""
-        cleaned = checked_query(text)
+        A query in plain language is read as words (its punctuation is never syntax), and a
+        question is answered by :meth:`ask`. Texts are read through `conn`, inside its
+        transaction (or one begun here)."""
+        cleaned, question = read_query(text)
+        if question and filters.edition:
+            return self.ask(conn, text, filters, limit=limit)
         _check_nesting(cleaned)
         with self.lock, reading(conn):
             base = self.base(filters)
@@ -272,7 +305,8 @@ class Engine:
             tries: list[tuple[str, str | None, Match]] = [(wanted, suggestion, "all")]
             if suggestion:
                 tries.append((cleaned, None, "all"))
-            if _plain_words(cleaned):
+            plain = _plain_words(cleaned)
+            if plain and not filters.edition:
                 essential = _without_question_words(wanted)
                 if essential:
                     tries.append((essential, suggestion, "most"))
@@ -285,7 +319,101 @@ class Engine:
                 if found.scored_length():
                     hits = self._hits(conn, query, found)
                     return Results(text, filters, len(found), hits, shown, match)
+        if plain and filters.edition:
+            # Nothing has every word ("deathtouch trample"): answer it as a question.
+            return self.ask(conn, text, filters, limit=limit)
         return Results(text, filters, 0, (), None)
+
+    def ask(
+        self, conn: sqlite3.Connection, text: str, filters: Filters, *, limit: int = 10
+    ) -> Results:
+        """Answer a plain-language question from one edition: the index finds the texts that
+        share its words and concepts, and :mod:`rules_kb.answers` ranks them answer first."""
+        from rules_kb import answers
+
+        edition = filters.edition
+        assert edition is not None  # (questions are asked of one edition)
+        with self.lock, reading(conn):
+            book = self.book(conn, edition)
+            base = self.base(filters)
+            asked, recognised = answers.concepts(
+                text, book, stems, self._frequency, max(1, self.documents)
+            )
+            recognition = tuple(
+                Recognition(item.words, item.entry.term, item.entry.rules)
+                for item in recognised
+                if item.entry.rules or item.words != item.entry.term.lower()
+            )
+            if not asked or (base is not None and not base):
+                return Results(text, filters, 0, (), None, "question", recognition)
+            relevance = self._relevance(asked, base)
+            documents = max(1, self.documents)
+            ranked = _ranked(
+                conn, book, asked, relevance, filters, self.filters, self._frequency, documents
+            )
+            shown = ranked[:limit]
+            marked = frozenset(part for concept in asked for form in concept.forms for part in form)
+            texts = read_texts(conn, (text_id for _scored, _kind, text_id in shown))
+            hits = tuple(
+                Hit(
+                    kind,
+                    scored.key.removeprefix("g:"),
+                    texts.get(text_id, ""),
+                    scored.score,
+                    highlight(texts.get(text_id, ""), marked),
+                    (edition,),
+                    scored.matched,
+                )
+                for scored, kind, text_id in shown
+            )
+            return Results(text, filters, len(ranked), hits, None, "question", recognition)
+
+    def book(self, conn: sqlite3.Connection, edition: str) -> Any:
+        """An edition's rules tree and names (see :func:`rules_kb.answers.read_book`), read
+        once per engine."""
+        from rules_kb import answers
+
+        found = self._books.get(edition)
+        if found is None:
+            row = conn.execute("SELECT id FROM editions WHERE date = ?", [edition]).fetchone()
+            if row is None:
+                raise SearchIndexError(f"no edition {edition} in the database")
+            if len(self._books) >= MAX_BOOKS:
+                self._books.clear()
+            found = self._books[edition] = answers.read_book(conn, int(row[0]), edition, stems)
+        return found
+
+    def _frequency(self, stem_text: str) -> int:
+        return int(self.reader.doc_frequency("text", stem_text))
+
+    def _relevance(self, asked: list[Any], base: set[int] | None) -> dict[int, float]:
+        """The documents (of `base`) that contain the question's rarer words, the
+        answers.CANDIDATES best by the summed weights of the words they contain.
+
+        Only the postings' document numbers are read: answers.Relevance scores the
+        candidates over all of the question's words."""
+        from rules_kb import answers
+
+        words: dict[str, float] = {}
+        for concept in asked:
+            for at, form in enumerate(concept.forms):
+                weight = concept.weight * (1.0 if at == 0 else answers.EXPANSION)
+                for part in form:
+                    words[part] = max(words.get(part, 0.0), weight)
+        # Common words ("creature") would bring in thousands of documents; they still
+        # count in the ranking.
+        rare = sorted(words, key=self._frequency)
+        kept = [w for w in rare if 0 < self._frequency(w) <= answers.COMMON]
+        kept = kept[: answers.RETRIEVE] or [w for w in rare if self._frequency(w)][:2]
+        found: dict[int, float] = {}
+        documents = max(1, self.documents)
+        for word in kept:
+            weight = words[word] * math.log(1 + documents / (1 + self._frequency(word)))
+            for docnum in self.reader.postings("text", word).all_ids():
+                if base is None or docnum in base:
+                    found[docnum] = found.get(docnum, 0.0) + weight
+        best = heapq.nlargest(answers.CANDIDATES, found.items(), key=lambda item: item[1])
+        return dict(best)
 
     def _collect(self, query: Any, base: set[int] | None, limit: int) -> Any:
         """Whoosh's results of a query: the best `limit` documents of `base` (every
@@ -457,9 +585,21 @@ def check_bounds(parsed: Any, reader: Reader | None = None) -> None:
 def refuse_early(text: str) -> None:
     """BadSearchQuery for what no index could answer (too long, empty, nested too deep,
     too fuzzy, a wildcard too broad), said before any index is opened or built."""
-    cleaned = checked_query(text)
+    cleaned, _question = read_query(text)
     _check_nesting(cleaned)
     check_bounds(parser(any_word=False).parse(cleaned))
+
+
+def read_query(text: str) -> tuple[str, bool]:
+    """The query as the parser should read it, and whether it is a question.
+
+    A query written as syntax is kept as written; plain language loses the punctuation a
+    parser would misread (`work?`, `(remark)`, `"dies"`, `1/1`), so it never fails or
+    matches nothing by accident."""
+    cleaned = checked_query(text)
+    if is_syntax(cleaned):
+        return cleaned, False
+    return plain_text(cleaned) or cleaned, is_question(cleaned)
 
 
 def _nodes(query: Any) -> Iterator[Any]:
@@ -811,3 +951,151 @@ def answer(
             if is_fresh(conn, folder):
                 return results
     raise SearchIndexError("the database kept changing during the search; try again")
+
+
+# answering questions ---------------------------------------------------------------
+
+
+def _ranked(
+    conn: sqlite3.Connection,
+    book: Any,
+    asked: list[Any],
+    found: dict[int, float],
+    filters: Filters,
+    records: Any,
+    frequency: Callable[[str], int],
+    documents: int,
+) -> list[tuple[Any, Kind, int]]:
+    """Every candidate of a question, best first: (its score, kind, text id).
+
+    Candidates are the documents the index found (an example stands for its rule), the
+    rules the question's concepts govern with their subrules, and the subrules of the
+    headings found: a heading stands for its best subrule. Each is scored by BM25 over
+    all of the question's words (the index was asked for the rarer ones only)."""
+    from rules_kb import answers
+
+    nodes = book.nodes
+    rules: set[str] = set()
+    examples: dict[str, list[int]] = {}
+    glossary: list[str] = []
+    for docnum in found:
+        record = records.record(docnum)
+        if record.kind == "glossary":
+            if record.label in book.glossary and record.label not in glossary:
+                glossary.append(record.label)
+        elif record.label in nodes:
+            if record.kind == "example":
+                examples.setdefault(record.label, []).append(record.text_id)
+            rules.add(record.label)
+    for concept in asked:
+        for rule in concept.rules:
+            _with_subtree(nodes, rule, rules)
+    for number in [n for n in rules if nodes[n].children]:
+        _with_subtree(nodes, number, rules)
+    allowed = sorted(n for n in rules if _allowed(n, filters))
+    narrowed = filters.kind not in (None, "glossary") or filters.section or filters.chapter
+    terms = [] if narrowed else glossary
+    ids = [nodes[n].text_id for n in allowed]
+    ids += [text_id for n in allowed for text_id in examples.get(n, ())]
+    ids += [book.glossary[term][0] for term in terms]
+    texts = read_texts(conn, ids)
+    weigh = answers.Relevance(asked, frequency, documents)
+    rows: list[_Candidate] = []
+    for number in allowed:
+        node = nodes[number]
+        text = texts.get(node.text_id, "")
+        heading = node.kind in HEADINGS_KINDS and is_title(text)
+        rows.append(
+            _Candidate(number, "rule", node.text_id, text, book.stems(node.text_id, text),
+                       heading=heading, parent=bool(node.children))
+        )  # fmt: skip
+        for text_id in examples.get(number, ()):
+            example = texts.get(text_id, "")
+            rows.append(
+                _Candidate(number, "rule", node.text_id, example,
+                           book.stems(text_id, example), example=True)
+            )  # fmt: skip
+    for term in terms:
+        text_id = book.glossary[term][0]
+        text = term + "\n" + texts.get(text_id, "")
+        rows.append(
+            _Candidate("g:" + term, "glossary", text_id, text, book.stems(-text_id, text),
+                       glossary=True)
+        )  # fmt: skip
+    raw = [weigh(row.stems) for row in rows]
+    top = max(raw, default=0.0) or 1.0
+    best: dict[str, tuple[Any, Kind, int]] = {}
+    for row, relevance in zip(rows, raw, strict=True):
+        if filters.kind == "example" and not row.example:
+            continue
+        scored = answers.score_text(
+            row.key, row.text, row.stems, asked, relevance=relevance / top,
+            heading=row.heading, parent=row.parent, glossary=row.glossary,
+        )  # fmt: skip
+        if row.example:
+            scored.score *= answers.EXAMPLE  # an example speaks for its rule
+        kind: Kind = "example" if filters.kind == "example" else row.kind
+        if row.key not in best or scored.score > best[row.key][0].score:
+            best[row.key] = (scored, kind, row.text_id)
+    ranked = sorted(best.values(), key=lambda item: (-item[0].score, item[0].key))
+    return _varied(ranked)
+
+
+def _varied(ranked: list[tuple[Any, Kind, int]]) -> list[tuple[Any, Kind, int]]:
+    """The ranking with at most two subrules of one rule before every other rule has had
+    its turn: an answer is more often one of several rules than the fifth of one."""
+    from rules_kb import answers
+
+    first: list[tuple[Any, Kind, int]] = []
+    later: list[tuple[Any, Kind, int]] = []
+    seen: dict[str, int] = {}
+    for item in ranked:
+        family = answers.family(item[0].key)
+        seen[family] = seen.get(family, 0) + 1
+        (first if seen[family] <= answers.PER_RULE else later).append(item)
+    return first + later
+
+
+class _Candidate(NamedTuple):
+    """A text that may answer a question: a rule's, one of its examples', or a glossary
+    entry's."""
+
+    key: str
+    """The rule number, or "g:" and the glossary term."""
+    kind: Kind
+    text_id: int
+    """The text shown for it (an example shows its rule's)."""
+    text: str
+    stems: list[str]
+    heading: bool = False
+    parent: bool = False
+    glossary: bool = False
+    example: bool = False
+
+
+HEADINGS_KINDS = frozenset({"section", "chapter", "rule"})
+
+
+def _with_subtree(nodes: dict[str, Any], number: str, into: set[str]) -> None:
+    """Add a rule and its subrules (up to answers.SUBTREE of them) to the candidates."""
+    from rules_kb import answers
+
+    if number not in nodes:
+        return
+    into.add(number)
+    queue = list(nodes[number].children)
+    added = 0
+    while queue and added < answers.SUBTREE:
+        child = queue.pop(0)
+        into.add(child)
+        added += 1
+        queue.extend(nodes[child].children)
+
+
+def _allowed(number: str, filters: Filters) -> bool:
+    """Whether a rule passes a search's section and chapter filters."""
+    if filters.kind == "glossary":
+        return False
+    if filters.section and not number.startswith(filters.section):
+        return False
+    return not (filters.chapter and not number.startswith(filters.chapter))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rules_kb.cli.output import Screen
-    from rules_kb.records import GlossaryRecord, RuleRecord
+    from rules_kb.records import Answer, GlossaryRecord, RuleRecord
     from rules_kb.search import Results
 
 #: Whether long output may go through $PAGER (the global --no-pager turns it off).
@@ -83,6 +83,24 @@ def show_definition(
         show_rule(found, form, split=split, term=term)
     else:
         show_entry(found, form, split=split)
+
+
+def show_answer(found: Answer, form: Format, *, split: bool) -> None:
+    """The answer to a question in the chosen format."""
+    if form is Format.json:
+        from rules_kb.cli.output import json_out
+
+        json_out({"type": "answer", **found.as_json()})
+    elif form is Format.markdown:
+        from rules_kb import markdown
+
+        print_markdown(markdown.answer_blocks(found), found.edition, split=split)
+    else:
+        from rules_kb.cli.render import search as render
+
+        out = screen()
+        render.answer(out, found)
+        out.flush()
 
 
 def show_results(found: Results, form: Format, *, split: bool) -> None:

@@ -19,6 +19,7 @@ from rules_kb.cli.base import (
 from rules_kb.cli.present import (
     Format,
     screen,
+    show_answer,
     show_definition,
     show_entry,
     show_results,
@@ -85,8 +86,15 @@ def show(
     form: FormatOption = None,
     split: SplitOption = False,
     limit: Annotated[
-        int, typer.Option("--limit", "-n", min=1, max=500, help="How many hits when it searches.")
-    ] = 10,
+        int | None,
+        typer.Option(
+            "--limit",
+            "-n",
+            min=1,
+            max=500,
+            help="How many rules answer a question (5), or hits when it searches (10).",
+        ),
+    ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -101,5 +109,7 @@ def show(
         show_rule(found.value, chosen, split=split)
     elif found.type == "glossary":
         show_entry(found.value, chosen, split=split)
+    elif found.type == "answer":
+        show_answer(found.value, chosen, split=split)
     else:
         show_results(found.value, chosen, split=split)

@@ -6,6 +6,7 @@ import html
 import re
 
 from rules_kb.cli.output import Screen, Span
+from rules_kb.records import Answer
 from rules_kb.search import Hit, Results
 
 _MARK = re.compile(r"<b>(.*?)</b>", re.S)
@@ -28,6 +29,29 @@ def results(out: Screen, found: Results) -> None:
     for hit in found.hits:
         out.add(*_heading(hit, all_editions=found.filters.edition is None))
         out.add(*marked(hit.highlight), indent=2, hang=0)
+        if found.match == "question" and hit.matched:
+            out.add(("matched: " + ", ".join(hit.matched), "dim"), indent=2, hang=2)
+
+
+def answer(out: Screen, found: Answer) -> None:
+    """The rules that answer a question, each quoted whole, with what it matched, the
+    terms the question named and where to read on."""
+    out.add((f"Comprehensive Rules, edition {found.edition}", "dim"))
+    for item in found.recognised:
+        where = f", {', '.join(item.rules[:3])}" if item.rules else ""
+        if item.words.lower() != item.term.lower() or where:
+            out.add(("recognised ", "dim"), (item.words, "bold"), f": {item.term}{where}")
+    if not found.answers:
+        out.add(("No rule answers this question in this edition; try other words.", "warn"))
+    for answered in found.answers:
+        out.blank()
+        label = answered.number + ("" if answered.kind == "rule" else " (glossary)")
+        out.add((label, "number"), " ", answered.text, indent=0, hang=2)
+        if answered.matched:
+            out.add(("matched: " + ", ".join(answered.matched), "dim"), indent=2, hang=2)
+    if found.see_also:
+        out.blank()
+        out.add(("see also: ", "dim"), ", ".join(found.see_also))
 
 
 def _heading(hit: Hit, *, all_editions: bool) -> list[Span]:

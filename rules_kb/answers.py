@@ -1,0 +1,361 @@
+"""Answer-first ranking of a question's candidates (see :mod:`rules_kb.questions`).
+
+The search index finds the texts that share words with a question; this module decides
+which of them answers it. A question is a few concepts ("deathtouch", "trample"), each
+a word, a phrase of the vocabulary, or a name the edition defines, and a rule answers
+it as well as it covers them: the rarer the concept, the more it counts. Then:
+
+- a rule that joins two of the question's concepts beats a rule about one;
+- the rules a recognised concept governs (and their subrules) are lifted, and a
+  concept counts as present in them even where their text does not repeat its name
+  (702.2c, about deathtouch, speaks of "excess damage", not of trample);
+- a heading ("Trample") stands for its best subrule, and a glossary definition comes
+  after the rule that states the answer;
+- an example speaks for its rule.
+
+Everything here is plain Python over texts and stems; the caller runs the index.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rules_kb.models import glossary_names, is_title
+from rules_kb.questions import (
+    QUESTION_WORDS,
+    Entry,
+    Lexicon,
+    Recognised,
+    capitalised,
+    tokens,
+    vocabulary,
+)
+
+_CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
+#: Keyword abilities and actions, whose headings name a concept ("Deathtouch", "Scry").
+_KEYWORD_CHAPTERS = ("701.", "702.")
+
+#: How much each part of the evidence weighs (tuned on tests/fixtures/questions.toml's
+#: development half; the held-out half is never used to choose them).
+COVERAGE = 6.0
+RELEVANCE = 2.66
+LIFT = 1.12
+JOINS = 1.33
+HEADING = 2.25
+PARENT = 0.45
+GLOSSARY = 1.12
+EXAMPLE = 0.8
+LONG_TEXT = 0.17
+#: How much more a named concept counts (a keyword, a term of the vocabulary) than a word.
+NAMED = 1.5
+#: How much less a keyword's rule counts when the question does not name the keyword.
+FOREIGN_KEYWORD = 2.0
+#: How much a word written as a name mid-sentence counts ("Llanowar Elves"): a card's
+#: name tells which card, rarely which rule.
+CARD_NAME = 0.25
+#: The weight in the index query of a concept's other words, against the words as typed.
+EXPANSION = 0.5
+#: Subrules of one rule among the first answers, before other rules have had their turn.
+PER_RULE = 2
+#: The index finds candidates by at most RETRIEVE of a question's words, each in at most
+#: COMMON documents (the rest still count in the ranking).
+RETRIEVE = 12
+COMMON = 6000
+#: BM25's parameters, and the length of a typical text in stems.
+BM25_K1, BM25_B = 1.2, 0.75
+AVERAGE_STEMS = 40.0
+#: Candidates taken from the index, and subrules looked at per lifted rule.
+CANDIDATES = 120
+SUBTREE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One thing a question asks about."""
+
+    words: str
+    """As typed ("etb", "deathtouch", "sacrificed")."""
+    term: str | None
+    """The name it was recognised as, or None for a plain word."""
+    forms: tuple[tuple[str, ...], ...]
+    """Its stemmed forms: a text containing any of them (in order) names it."""
+    rules: tuple[str, ...] = ()
+    """The rules it governs."""
+    weight: float = 1.0
+    """How much it counts: rare words more than common ones."""
+
+
+@dataclass(slots=True)
+class Node:
+    """One rule of an edition, as ranking needs it."""
+
+    number: str
+    kind: str
+    parent: str | None
+    text_id: int
+    children: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Book:
+    """An edition's rules tree and names, read once per process."""
+
+    edition: str
+    nodes: dict[str, Node]
+    glossary: dict[str, tuple[int, tuple[str, ...]]]
+    """Term -> (text id, the rules its definition cites)."""
+    lexicon: Lexicon
+    """The edition's glossary names and keyword headings, with the judge's vocabulary."""
+    analysed: dict[int, list[str]] = field(default_factory=dict)
+    """Stems of the texts ranked so far, by text id."""
+    analyse: Callable[[str], list[str]] | None = None
+    """The index's analyser."""
+
+    def stems(self, text_id: int, text: str) -> list[str]:
+        """A text's stems, analysed once per process."""
+        found = self.analysed.get(text_id)
+        if found is None:
+            assert self.analyse is not None
+            found = self.analysed[text_id] = self.analyse(text)
+        return found
+
+
+def read_book(
+    conn: sqlite3.Connection, edition_id: int, edition: str, analyse: Callable[[str], list[str]]
+) -> Book:
+    """The rules tree, glossary and names of one edition."""
+    nodes: dict[str, Node] = {}
+    titles: list[tuple[str, str]] = []
+    for number, kind, parent, text_id, text in conn.execute(
+        "SELECT r.number, r.kind, r.parent, r.text_id, t.text FROM rules r"
+        " JOIN texts t ON t.id = r.text_id WHERE r.edition_id = ? ORDER BY r.seq",
+        [edition_id],
+    ):
+        if number in nodes:
+            continue  # a repeated number: the first record answers for it
+        nodes[number] = Node(number, kind, parent, int(text_id))
+        if parent in nodes:
+            nodes[parent].children.append(number)
+        if number.startswith(_KEYWORD_CHAPTERS) and kind == "rule" and is_title(text):
+            titles.append((text, number))
+    glossary: dict[str, tuple[int, tuple[str, ...]]] = {}
+    lexicon = Lexicon()
+    for entry in vocabulary():
+        lexicon.add(entry.words, entry)
+    for term, text_id, text in conn.execute(
+        "SELECT g.term, g.text_id, t.text FROM glossary g JOIN texts t ON t.id = g.text_id"
+        " WHERE g.edition_id = ? ORDER BY g.seq",
+        [edition_id],
+    ):
+        cited = tuple(dict.fromkeys(n for n in _CITED.findall(text) if n in nodes))
+        glossary[term] = (int(text_id), cited)
+        names = [name for name in glossary_names(term) if name.lower() not in QUESTION_WORDS]
+        # A definition that sends the reader to a whole chapter ("Creature": see 302) names
+        # a broad subject, not the rules that answer: only its words count.
+        specific = tuple(number for number in cited if "." in number)
+        lexicon.add(names, Entry(tuple(n.lower() for n in names), term, (), specific))
+    for title, number in titles:
+        lexicon.add([title], Entry((title.lower(),), title, (), (number,)))
+    lexicon.sort()
+    return Book(edition, nodes, glossary, lexicon, analyse=analyse)
+
+
+def concepts(
+    text: str,
+    book: Book,
+    stems: Callable[[str], list[str]],
+    frequency: Callable[[str], int],
+    documents: int,
+) -> tuple[list[Concept], list[Recognised]]:
+    """The concepts of a question, and the phrases recognised in it.
+
+    `stems` analyses a text as the index does; `frequency` is a stem's document count."""
+    found = tokens(text)
+    recognised = book.lexicon.recognise(found, normal=_single_stem(stems))
+    covered = {at for item in recognised for at in range(item.start, item.end)}
+
+    def weight(forms: Iterable[Sequence[str]]) -> float:
+        common = max((frequency(part) for form in forms for part in form), default=documents)
+        return math.log(1 + documents / (1 + common))
+
+    result: list[Concept] = []
+    terms: set[str] = set()
+    for item in recognised:
+        entry = item.entry
+        if entry.term in terms:
+            continue
+        terms.add(entry.term)
+        forms = _forms((item.words,), stems) + tuple(
+            # another word for it names it only where it is not a common word alone
+            form
+            for form in _forms((*entry.words, *entry.means, entry.term), stems)
+            if len(form) > 1 or frequency(form[0]) <= COMMON
+        )
+        forms = tuple(dict.fromkeys(forms))
+        if not forms and not entry.rules:
+            continue
+        typed = _forms((item.words,), stems)
+        if not typed or not all(frequency(part) for form in typed for part in form):
+            typed = _forms((*entry.means[:1], entry.term), stems)[:1] or forms[:1]  # slang
+        named = NAMED if entry.rules else 1.0
+        result.append(
+            Concept(item.words, entry.term, forms, entry.rules, named * max(1.0, weight(typed)))
+        )
+    seen = {form for concept in result for form in concept.forms}
+    names = capitalised(text)
+    for at, token in enumerate(found):
+        if at in covered or token in QUESTION_WORDS:
+            continue
+        form = tuple(stems(token))
+        if not form or form in seen or not all(frequency(part) for part in form):
+            continue  # (a word the rules never use, such as a card's name, counts for nothing)
+        seen.add(form)
+        named = CARD_NAME if at < len(names) and names[at] else 1.0
+        result.append(Concept(token, None, (form,), (), named * weight([form])))
+    return result, recognised
+
+
+def _single_stem(stems: Callable[[str], list[str]]) -> Callable[[str], str]:
+    def normal(token: str) -> str:
+        found = stems(token)
+        return found[0] if len(found) == 1 else ""
+
+    return normal
+
+
+def _forms(
+    phrases: Iterable[str], stems: Callable[[str], list[str]]
+) -> tuple[tuple[str, ...], ...]:
+    found: dict[tuple[str, ...], None] = {}
+    for phrase in phrases:
+        form = tuple(stems(phrase))
+        if form:
+            found[form] = None
+    return tuple(found)
+
+
+def governs(rule: str, number: str) -> bool:
+    """Whether `number` is `rule` or inside it (702.2 governs 702.2c, not 702.20)."""
+    if number == rule:
+        return True
+    if not number.startswith(rule):
+        return False
+    rest = number[len(rule)]
+    return rest.isalpha() if "." in rule else rest == "."
+
+
+@dataclass(slots=True)
+class Scored:
+    """A candidate's score and the concepts it covers."""
+
+    key: str
+    """A rule number, or "g:" and a glossary term."""
+    score: float
+    matched: tuple[str, ...]
+    relevance: float = 0.0
+
+
+def has_form(text_stems: Sequence[str], present: set[str], form: tuple[str, ...]) -> bool:
+    """Whether the stems contain the form, in order."""
+    if len(form) == 1:
+        return form[0] in present
+    if not all(part in present for part in form):
+        return False
+    width = len(form)
+    return any(tuple(text_stems[at : at + width]) == form for at in range(len(text_stems)))
+
+
+def score_text(
+    key: str,
+    text: str,
+    text_stems: Sequence[str],
+    asked: Sequence[Concept],
+    *,
+    relevance: float,
+    heading: bool,
+    parent: bool,
+    glossary: bool,
+) -> Scored:
+    """One candidate's score: the share of the question it covers, weighted, and the rest
+    of the evidence (see the module docstring)."""
+    present = set(text_stems)
+    total = sum(concept.weight for concept in asked) or 1.0
+    matched: list[str] = []
+    covered = lifted = 0.0
+    for concept in asked:
+        governed = not glossary and any(governs(rule, key) for rule in concept.rules)
+        named = any(has_form(text_stems, present, form) for form in concept.forms)
+        if named or governed:
+            matched.append(concept.words)
+            covered += concept.weight
+        if governed:
+            lifted += concept.weight / total
+    coverage = covered / total
+    score = COVERAGE * coverage * coverage + RELEVANCE * relevance + LIFT * lifted
+    if len(matched) >= 2:
+        score += JOINS
+    if heading:
+        score -= HEADING
+    elif parent:
+        score -= PARENT
+    if glossary:
+        score -= GLOSSARY
+    if key.startswith(_KEYWORD_CHAPTERS) and not any(
+        governs(_keyword_rule(rule), key) or governs(_keyword_rule(key), rule)
+        for concept in asked
+        for rule in concept.rules
+    ):
+        score -= FOREIGN_KEYWORD  # a keyword's rules answer questions about that keyword
+    if len(text) > 400:
+        score -= LONG_TEXT * math.log(len(text) / 400)
+    return Scored(key, score, tuple(matched), relevance)
+
+
+def _keyword_rule(number: str) -> str:
+    """The rule a keyword's subrule belongs to: 702.19b -> 702.19."""
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def family(key: str) -> str:
+    """The rule a candidate belongs to, for variety: 702.19b and 702.19 -> 702.19."""
+    if key.startswith("g:"):
+        return key
+    return _keyword_rule(key)
+
+
+class Relevance:
+    """BM25 of a text for a question's words: each concept's stems, weighted as the
+    concept (a word of the vocabulary's `means` at EXPANSION of it)."""
+
+    __slots__ = ("weights",)
+
+    def __init__(
+        self, asked: Sequence[Concept], frequency: Callable[[str], int], documents: int
+    ) -> None:
+        self.weights: dict[str, float] = {}
+        for concept in asked:
+            for at, form in enumerate(concept.forms):
+                share = 1.0 if at == 0 else EXPANSION
+                for part in form:
+                    idf = math.log(
+                        1 + (documents - frequency(part) + 0.5) / (frequency(part) + 0.5)
+                    )
+                    weight = share * max(0.0, idf)
+                    self.weights[part] = max(self.weights.get(part, 0.0), weight)
+
+    def __call__(self, text_stems: Sequence[str]) -> float:
+        if not text_stems:
+            return 0.0
+        counts: dict[str, int] = {}
+        for part in text_stems:
+            if part in self.weights:
+                counts[part] = counts.get(part, 0) + 1
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(text_stems) / AVERAGE_STEMS)
+        return sum(
+            self.weights[part] * count * (BM25_K1 + 1) / (count + norm)
+            for part, count in counts.items()
+        )

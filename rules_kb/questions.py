@@ -1,0 +1,255 @@
+"""Questions as people type them: is a query syntax or plain language, what are its words,
+and which of the rules' concepts does it name.
+
+A judge types "does deathtouch work with trample?", "it's a 1/1, right?", "what does
+"dies" mean (for Blood Artist)?". None of that punctuation is query syntax: a `?` ending
+a word, apostrophes, quotes around one word, slashes and braces in `1/1`, `+1/+1`, `{T}`,
+and parentheses holding a remark are read as punctuation or as the token they are. A
+query is syntax only where it is clearly written as one: AND/OR/NOT in capitals (in a
+query that is not all capitals), a quoted phrase of several words, `word*`, `word~`, or a
+`?` inside a word.
+
+The concepts of a question come from three places: the judge's vocabulary in
+``data/vocabulary.toml`` (ETB, fizzle, chump block, commander tax...), and, per edition,
+the glossary's names and the headings of the keyword rules (deathtouch, first strike).
+This module imports nothing heavy; stemming is the caller's (the search index's).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from rules_kb.resources import read_text
+from rules_kb.typography import fold
+
+#: Words of a question asked in plain English, and filler words: they never decide a match.
+QUESTION_WORDS = frozenset(
+    """
+    what whats happens happen happened when whenever how does do did doesn't don't didn't
+    why which who whom whose where is isn't are aren't was wasn't were can can't cannot
+    could couldn't should shouldn't would wouldn't will won't i i'm i've me my mine we our
+    you your yours if there it it's its a an the this that these those then than so and or
+    but not no yes to of in on at by for with from into onto as be been being am have has
+    had get gets got still also just only even really actually any some ever way work works
+    working worked mean means meant rule rules ruling happen still right ok okay correct
+    true false exactly thing things someone something anyone anything one ones like
+    say says said let lets need needs want wants allowed able possible
+    """.split()  # noqa: SIM905
+)
+#: Words that, leading a query, make it a question.
+_ASKING = frozenset(
+    {
+        "what",
+        "whats",
+        "how",
+        "does",
+        "do",
+        "did",
+        "why",
+        "which",
+        "who",
+        "when",
+        "where",
+        "is",
+        "are",
+        "was",
+        "were",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "if",
+        "whose",
+        "whom",
+    }
+)
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+#: A token of a question: a P/T or counter ("1/1", "+1/+1", "x/x"), a mana or tap symbol
+#: ("{T}", "{2}{U}"), a rule number, or a word with its inner apostrophes and hyphens.
+_TOKEN = re.compile(
+    r"[+-]?[0-9xX*]+/[+-]?[0-9xX*]+"
+    r"|(?:\{[^{}\s]{1,5}\})+"
+    r"|\d{3}\.\d+[a-z]{0,2}"
+    r"|[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*"
+)
+_SYNTAX_WORD = re.compile(r"(?<![\w'])[A-Za-z]{2,}[A-Za-z0-9]*(?:\*|~\d?(?:/\d)?)(?=\s|$|\))")
+_INNER_WILDCARD = re.compile(r"[A-Za-z]\?[A-Za-z]")
+_PHRASE = re.compile(r'"([^"]+)"')
+#: The most words of a question that count: a pasted paragraph is read by its first ones.
+MAX_QUESTION_WORDS = 40
+
+
+def is_syntax(text: str) -> bool:
+    """Whether a query is written as query syntax (see the module docstring)."""
+    words = text.split()
+    shouting = text.upper() == text
+    if not shouting and any(word in _OPERATORS for word in words):
+        return True
+    if any(len(phrase.split()) > 1 for phrase in _PHRASE.findall(text)):
+        # A phrase to find, unless it quotes a card in a question or a sentence.
+        rest = _PHRASE.sub(" ", text)
+        return not (rest.rstrip().endswith("?") or len(rest.split()) > 3)
+    return bool(_SYNTAX_WORD.search(text) or _INNER_WILDCARD.search(text))
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of a plain-language query, lower case, punctuation read as punctuation:
+    "it's a 1/1 with {T}?" -> ["it's", "a", "1/1", "with", "{t}"]."""
+    found = [token.lower() for token in _TOKEN.findall(fold(text))][: MAX_QUESTION_WORDS * 2]
+    return [token[:-2] if token.endswith("'s") else token for token in found]
+
+
+def capitalised(text: str) -> list[bool]:
+    """For each token of :func:`tokens`, whether it is written as a name mid-sentence
+    ("Llanowar", "Bolt"; not "ETB", not the first word): most likely a card's name."""
+    found = _TOKEN.findall(fold(text))[: MAX_QUESTION_WORDS * 2]
+    return [
+        at > 0 and token[:1].isupper() and not token.isupper() and token != "I"
+        for at, token in enumerate(found)
+    ]
+
+
+def plain_text(text: str) -> str:
+    """The query as plain words for the search parser: no punctuation it could read as
+    syntax (question marks, quotes, parentheses, slashes, braces), operators in lower case."""
+    return " ".join(token for token in tokens(text) if token[0] not in "{+-" and "/" not in token)
+
+
+def is_question(text: str) -> bool:
+    """Whether a plain query reads as a question rather than words to look up: it asks
+    ("does deathtouch work with trample?", "trample?"). A described situation without a
+    question mark ("target sacrificed in response, does it fizzle") is searched for
+    first, and answered as a question when no text has all of its words."""
+    found = tokens(text)
+    if not found:
+        return False
+    return text.rstrip().endswith("?") or found[0] in _ASKING
+
+
+# the vocabulary -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of the judge's vocabulary, or a name the edition itself defines."""
+
+    words: tuple[str, ...]
+    """How people write it, lower case ("etb", "enters the battlefield")."""
+    term: str
+    """The CR's name for it, shown as what was recognised."""
+    means: tuple[str, ...] = ()
+    """The CR's words for it, searched for in the rules."""
+    rules: tuple[str, ...] = ()
+    """The rules it is about; they and their subrules rank higher."""
+    reason: str = ""
+    """Why the mapping holds."""
+
+
+@cache
+def vocabulary() -> tuple[Entry, ...]:
+    """The judge's vocabulary shipped in ``data/vocabulary.toml``."""
+    data = tomllib.loads(read_text("rules_kb.data", "vocabulary.toml"))
+    return tuple(
+        Entry(
+            words=tuple(str(word).lower() for word in item["words"]),
+            term=str(item["term"]),
+            means=tuple(str(word) for word in item.get("means", ())),
+            rules=tuple(str(number) for number in item.get("rules", ())),
+            reason=str(item.get("reason") or item.get("source") or ""),
+        )
+        for item in data["entry"]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Recognised:
+    """A concept a question names: the words as typed and what they mean."""
+
+    words: str
+    """The question's words, as tokens joined by spaces ("etb")."""
+    entry: Entry
+    """What they were recognised as."""
+    start: int
+    """The first token's position in the question."""
+    end: int
+    """One past the last token's position."""
+
+
+@dataclass(slots=True)
+class Lexicon:
+    """Phrases to recognise, by their first token: each phrase a tuple of tokens."""
+
+    phrases: dict[str, list[tuple[tuple[str, ...], Entry]]] = field(default_factory=dict)
+    singles: dict[str, tuple[int, Entry]] | None = None
+    """One-word phrases by their stem, made on the first stemmed match."""
+
+    def add(self, words: Iterable[str], entry: Entry) -> None:
+        """Recognise each of `words` (phrases of tokens) as `entry`."""
+        for written in words:
+            found = tuple(tokens(written))
+            if found:
+                self.phrases.setdefault(found[0], []).append((found, entry))
+        self.singles = None
+
+    def sort(self) -> None:
+        """Longest phrases first, so that the longest match wins."""
+        for options in self.phrases.values():
+            options.sort(key=lambda option: -len(option[0]))
+
+    def recognise(
+        self, found: Sequence[str], normal: Callable[[str], str] | None = None
+    ) -> list[Recognised]:
+        """The concepts named in a list of tokens, longest match first, never overlapping.
+
+        With `normal` (a stemmer), "tramples" matches a phrase "trample" too."""
+        result: list[Recognised] = []
+        at = 0
+        normalised = [normal(token) or token for token in found] if normal else None
+        while at < len(found):
+            match = self._match(found, at, normalised, normal)
+            if match is None:
+                at += 1
+                continue
+            length, entry = match
+            result.append(Recognised(" ".join(found[at : at + length]), entry, at, at + length))
+            at += length
+        return result
+
+    def _match(
+        self,
+        found: Sequence[str],
+        at: int,
+        normalised: list[str] | None,
+        normal: Callable[[str], str] | None,
+    ) -> tuple[int, Entry] | None:
+        for phrase, entry in self.phrases.get(found[at], ()):
+            if tuple(found[at : at + len(phrase)]) == phrase:
+                return len(phrase), entry
+        if normalised is None or normal is None:
+            return None
+        return self._single(normal).get(normalised[at])
+
+    def _single(self, normal: Callable[[str], str]) -> dict[str, tuple[int, Entry]]:
+        """One-word phrases by their normal form (their stem), made once."""
+        if self.singles is None:
+            self.singles = {}
+            for options in self.phrases.values():
+                for phrase, entry in options:
+                    if len(phrase) == 1:
+                        self.singles.setdefault(normal(phrase[0]) or phrase[0], (1, entry))
+        return self.singles
+
+
+@cache
+def vocabulary_lexicon() -> Lexicon:
+    """The judge's vocabulary, ready to recognise."""
+    lexicon = Lexicon()
+    for entry in vocabulary():
+        lexicon.add(entry.words, entry)
+    lexicon.sort()
+    return lexicon

@@ -1,0 +1,288 @@
+"""Questions as judges ask them: punctuation that is never syntax, the judge's vocabulary,
+answer-first ranking, `show QUESTION`, and the labelled set of tests/fixtures/questions.toml.
+
+The first tests need no corpus; the rest use the session database of every shared edition.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules_kb import questions
+from rules_kb.search import read_query
+from tests.conftest import ok_cli
+
+QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
+VOCABULARY = Path(__file__).parent.parent / "data" / "vocabulary.toml"
+LATEST = "2026-08-07"
+
+# reading a query: plain language is never syntax ------------------------------------------
+
+PLAIN = [
+    # a question mark ending a word
+    ("does deathtouch work with trample?", ["deathtouch", "trample"]),
+    ("is it 5?", ["5"]),
+    ("how does ward work?", ["ward"]),
+    # apostrophes
+    ("it's my opponent's creature's ability", ["opponent", "creature", "ability"]),
+    ("can't I respond", ["respond"]),
+    # quoted words, and a quoted card text inside a question
+    ('what does "dies" mean?', ["dies"]),
+    ('does "whenever this creature attacks" trigger with ninjutsu?', ["ninjutsu"]),
+    # slashes: power/toughness and counters
+    ("my 1/1 gets +1/+1 until end of turn", ["1/1", "+1/+1"]),
+    ("an X/X token with -1/-1 counters", ["x/x", "-1/-1"]),
+    # braces: mana and tap symbols
+    ("can I activate {T}: add {G} in response", ["{t}", "{g}"]),
+    # parentheses holding a remark
+    ("Backlash (targets an untapped creature) and hexproof", ["hexproof", "backlash"]),
+    # dashes, colons and stars as people write them
+    ("state-based actions: when are they checked", ["state-based"]),
+    ("first strike * double strike", ["first", "strike"]),
+]
+
+
+@pytest.mark.parametrize(("query", "kept"), PLAIN)
+def test_plain_language_is_never_syntax(query: str, kept: list[str]) -> None:
+    assert not questions.is_syntax(query)
+    found = questions.tokens(query)
+    for token in kept:
+        assert token in found, (query, found)
+    plain, _question = read_query(query)
+    # nothing the query parser could read as a wildcard, group, phrase or field
+    assert not re.search(r'[?*~()"{}:]', plain), plain
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"last known information"', "indestruct*", "trample~", "trample~2", "ward AND cost",
+     "flying NOT reach", "wild?card", '"first strike" OR "double strike"'],
+)  # fmt: skip
+def test_syntax_stays_syntax_where_written_as_one(query: str) -> None:
+    assert questions.is_syntax(query)
+    assert read_query(query)[0] == query
+
+
+def test_shouted_questions_are_not_operators() -> None:
+    assert not questions.is_syntax("CAN I NOT BLOCK WITH A TAPPED CREATURE?")
+
+
+@pytest.mark.parametrize(
+    ("query", "question"),
+    [
+        ("trample", False),
+        ("first strike", False),
+        ("last known information", False),
+        ("does deathtouch work with trample?", True),
+        ("trample?", True),
+        ("can I respond to a mana ability", True),
+        ("Any instructions to do so are ignored.", False),
+    ],
+)
+def test_questions_are_told_from_keywords(query: str, question: bool) -> None:
+    assert questions.is_question(query) is question
+
+
+def test_a_long_paste_is_read_by_its_first_words() -> None:
+    assert len(questions.tokens("trample " * 5000)) == 2 * questions.MAX_QUESTION_WORDS
+
+
+# the vocabulary ---------------------------------------------------------------------------
+
+
+def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
+    entries = tomllib.loads(VOCABULARY.read_text(encoding="utf-8"))["entry"]
+    assert len(entries) >= 60
+    written: dict[str, str] = {}
+    for entry in entries:
+        assert entry["words"] and entry["term"], entry
+        assert len(entry.get("reason") or entry.get("source") or "") >= 10, entry
+        for word in entry["words"]:
+            assert word == word.lower(), word
+            assert word not in written, (
+                f"{word!r} is in {written.get(word)!r} and {entry['term']!r}"
+            )
+            written[word] = entry["term"]
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("what happens to the ETB trigger", "enters the battlefield"),
+        ("does it fizzle?", "illegal targets on resolution"),
+        ("can I chump block with it", "blocking creature"),
+        ("flicker it in response", "exile and return"),
+        ("it's summoning sick", "summoning sickness"),
+        ("the legend rule", "legend rule"),
+        ("how much is commander tax", "commander tax"),
+        ("what's its CMC", "mana value"),
+        ("an SBA check", "state-based actions"),
+        ("at EOT", "end step and cleanup"),
+        ("APNAP order", "APNAP order"),
+        ("tap for mana", "mana ability"),
+        ("a +1/+1 counter", "+1/+1 and -1/-1 counters"),
+        ("a 2/2 creature", "power and toughness"),
+    ],
+)
+def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
+    found = questions.vocabulary_lexicon().recognise(questions.tokens(question))
+    assert term in [item.entry.term for item in found], (question, found)
+
+
+def test_the_longest_phrase_wins() -> None:
+    found = questions.vocabulary_lexicon().recognise(questions.tokens("a +1/+1 counter on it"))
+    assert [item.words for item in found] == ["+1/+1 counter"]
+
+
+# on the corpus -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kb(all_editions_db: Path) -> Any:
+    import rules_kb
+
+    opened = rules_kb.open(all_editions_db)
+    yield opened
+    opened.close()
+
+
+def test_every_vocabulary_rule_exists_in_the_latest_edition(kb: Any) -> None:
+    numbers = set(kb.reader.numbers(LATEST))
+    for entry in questions.vocabulary():
+        for number in entry.rules:
+            assert number in numbers, (entry.term, number)
+
+
+def ranked(kb: Any, question: str, edition: str = "latest", limit: int = 10) -> list[str]:
+    return [hit.label for hit in kb.search(question, edition, limit=limit).hits]
+
+
+def test_no_question_of_the_set_fails_or_comes_back_empty(kb: Any) -> None:
+    for case in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]:
+        found = kb.search(case["q"])
+        assert found.hits, case["q"]
+        if found.match == "question":
+            assert all(hit.matched for hit in found.hits[:3]), case["q"]
+
+
+def test_a_rule_joining_two_concepts_beats_a_rule_about_one(kb: Any) -> None:
+    assert ranked(kb, "does deathtouch work with trample?")[0] == "702.2c"
+
+
+def test_the_subrule_that_answers_beats_its_heading(kb: Any) -> None:
+    found = ranked(kb, "can my creature with hexproof be targeted by my opponent's spells?")
+    assert found[0] == "702.11b" and "702.11" not in found[:3]
+    found = ranked(kb, "does an indestructible creature die at 0 toughness?")
+    assert "704.5f" in found[:3]
+
+
+def test_a_question_is_answered_by_rules_before_definitions(kb: Any) -> None:
+    hits = kb.search("what does it mean for a creature to die?", limit=30).hits
+    labels = [hit.label for hit in hits]
+    assert [hit.kind for hit in hits[:3]] == ["rule"] * 3
+    assert "Dies" in labels  # the definition is found, after the rules that apply it
+
+
+def test_a_described_situation_is_answered_when_no_text_has_every_word(kb: Any) -> None:
+    found = kb.search("removal spell, target sacrificed in response, does it fizzle")
+    assert found.match == "question"
+    assert "608.2b" in [hit.label for hit in found.hits]
+
+
+def test_card_names_lower_no_score(kb: Any) -> None:
+    plain = ranked(kb, "can I respond to a mana ability?")
+    named = ranked(kb, "can I respond to Llanowar Elves' mana ability?")
+    assert plain[:3] == named[:3]
+
+
+def test_questions_answer_as_of_the_edition(kb: Any) -> None:
+    # deathtouch was 502.63 in 2009-05-01, before the keywords moved to 702
+    found = ranked(kb, "does deathtouch work with trample?", "2009-05-01")
+    assert found and all(number.startswith("502.") for number in found[:3]), found
+
+
+def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
+    """The floors are what the ranking reached when it was tuned (see docs in the README):
+    a change that loses questions fails here before it reaches the benchmark."""
+    cases = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
+    assert len(cases) >= 150
+    assert all(case["source"] and case["answers"] for case in cases)
+    top3 = top10 = 0
+    for case in cases:
+        found = ranked(kb, case["q"])
+        close = {n for a in case["answers"] for n in (a, _parent(a))} | set(case["answers"])
+        hits = [i for i, number in enumerate(found) if number in close or _parent(number) in close]
+        top3 += bool(hits) and hits[0] < 3
+        top10 += bool(hits)
+    assert top3 >= 0.48 * len(cases), top3
+    assert top10 >= 0.68 * len(cases), top10
+
+
+def _parent(number: str) -> str:
+    stripped = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return stripped if stripped != number else number.split(".")[0]
+
+
+# the faces -----------------------------------------------------------------------------------
+
+
+def test_show_answers_a_question_in_the_specs_shape(all_editions_db: Path) -> None:
+    question = "what happens to the ETB trigger if the creature dies in response?"
+    found = json.loads(ok_cli("show", question, "--db", all_editions_db, "--json").stdout)
+    assert found["type"] == "answer" and found["query"] == question
+    assert found["edition"] == LATEST
+    assert {"words": "etb trigger", "term": "enters the battlefield"}.items() <= found[
+        "recognised"
+    ][0].items()
+    assert 1 <= len(found["answers"]) <= 5
+    for answer in found["answers"]:
+        assert {"number", "text", "score", "matched"} <= set(answer)
+    assert isinstance(found["see_also"], list)
+
+
+def test_show_text_quotes_the_answer_and_what_it_recognised(all_editions_db: Path) -> None:
+    out = ok_cli("show", "does deathtouch work with trample?", "--db", all_editions_db).stdout
+    assert "edition 2026-08-07" in out
+    assert "recognised deathtouch" in out
+    assert "702.2c Any nonzero amount of combat damage" in out
+    assert "matched: deathtouch, trample" in out
+
+
+def test_show_markdown_answers_too(all_editions_db: Path) -> None:
+    out = ok_cli(
+        "show", "can I respond to a mana ability?", "--format", "markdown", "--db", all_editions_db
+    ).stdout
+    assert "**605." in out and "2026-08-07" in out
+
+
+def test_search_hits_say_what_they_matched(all_editions_db: Path) -> None:
+    found = json.loads(
+        ok_cli("search", "is it 5?", "--db", all_editions_db, "--json").stdout
+    )  # once "'5?' is too broad"
+    assert found["match"] in {"question", "all", "any"}
+    found = json.loads(
+        ok_cli(
+            "search", "does deathtouch work with trample?", "--db", all_editions_db, "--json"
+        ).stdout
+    )
+    assert found["match"] == "question"
+    assert found["hits"][0]["number"] == "702.2c"
+    assert found["hits"][0]["matched"] == ["deathtouch", "trample"]
+    assert found["recognised"][0]["term"] == "Deathtouch"
+
+
+def test_mcp_search_answers_a_question_compactly(kb: Any) -> None:
+    from rules_kb.mcp_server import found_text
+
+    text = found_text(kb, "does deathtouch work with trample?", "latest", 10)
+    assert text.startswith("Comprehensive Rules, edition 2026-08-07")
+    assert "702.2c: Any nonzero amount of combat damage" in text
+    assert len(text) < 6000
+    plain = found_text(kb, "trample", "latest", 10)
+    assert "matches for 'trample'" in plain
