@@ -23,8 +23,9 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from rules_kb.models import glossary_names, is_title
+from rules_kb.models import TITLE_LENGTH, glossary_names, is_title
 from rules_kb.questions import (
     QUESTION_WORDS,
     Entry,
@@ -32,7 +33,7 @@ from rules_kb.questions import (
     Recognised,
     capitalised,
     tokens,
-    vocabulary,
+    vocabulary_lexicon,
 )
 
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
@@ -41,29 +42,35 @@ _KEYWORD_CHAPTERS = ("701.", "702.")
 
 #: How much each part of the evidence weighs (tuned on tests/fixtures/questions.toml's
 #: development half; the held-out half is never used to choose them).
-COVERAGE = 6.0
-RELEVANCE = 2.66
-LIFT = 1.12
-JOINS = 1.33
+COVERAGE = 3.5
+RELEVANCE = 3.3
+LIFT = 2.1
+JOINS = 0.25
 HEADING = 2.25
-PARENT = 0.45
-GLOSSARY = 1.12
+PARENT = 0.2
+GLOSSARY = 1.1
 EXAMPLE = 0.8
 LONG_TEXT = 0.17
 #: How much more a named concept counts (a keyword, a term of the vocabulary) than a word.
 NAMED = 1.5
 #: How much less a keyword's rule counts when the question does not name the keyword.
-FOREIGN_KEYWORD = 2.0
+FOREIGN_KEYWORD = 1.0
 #: How much a word written as a name mid-sentence counts ("Llanowar Elves"): a card's
 #: name tells which card, rarely which rule.
 CARD_NAME = 0.25
+#: How much a broad concept of the vocabulary lifts the rules it governs.
+BROAD_LIFT = 1.0
 #: The weight in the index query of a concept's other words, against the words as typed.
 EXPANSION = 0.5
+#: How much being cited by other rules counts.
+CITED = 1.9
 #: Subrules of one rule among the first answers, before other rules have had their turn.
 PER_RULE = 2
-#: The index finds candidates by at most RETRIEVE of a question's words, each in at most
-#: COMMON documents (the rest still count in the ranking).
+#: The index finds candidates by at most RETRIEVE of a question's words, the rarest first,
+#: reading at most about POSTINGS postings (the rest still count in the ranking); another
+#: word for a concept names it only where it is in at most COMMON documents.
 RETRIEVE = 12
+POSTINGS = 6000
 COMMON = 6000
 #: BM25's parameters, and the length of a typical text in stems.
 BM25_K1, BM25_B = 1.2, 0.75
@@ -87,6 +94,8 @@ class Concept:
     """The rules it governs."""
     weight: float = 1.0
     """How much it counts: rare words more than common ones."""
+    lift: float = 1.0
+    """How much the rules it governs are lifted (less for a word of the setting)."""
 
 
 @dataclass(slots=True)
@@ -110,6 +119,8 @@ class Book:
     """Term -> (text id, the rules its definition cites)."""
     lexicon: Lexicon
     """The edition's glossary names and keyword headings, with the judge's vocabulary."""
+    cited: dict[str, float] = field(default_factory=dict)
+    """How often other rules cite each rule, 0 to 1 on a log scale."""
     analysed: dict[int, list[str]] = field(default_factory=dict)
     """Stems of the texts ranked so far, by text id."""
     analyse: Callable[[str], list[str]] | None = None
@@ -129,10 +140,8 @@ def read_book(
 ) -> Book:
     """The rules tree, glossary and names of one edition."""
     nodes: dict[str, Node] = {}
-    titles: list[tuple[str, str]] = []
-    for number, kind, parent, text_id, text in conn.execute(
-        "SELECT r.number, r.kind, r.parent, r.text_id, t.text FROM rules r"
-        " JOIN texts t ON t.id = r.text_id WHERE r.edition_id = ? ORDER BY r.seq",
+    for number, kind, parent, text_id in conn.execute(
+        "SELECT number, kind, parent, text_id FROM rules WHERE edition_id = ? ORDER BY seq",
         [edition_id],
     ):
         if number in nodes:
@@ -140,12 +149,18 @@ def read_book(
         nodes[number] = Node(number, kind, parent, int(text_id))
         if parent in nodes:
             nodes[parent].children.append(number)
-        if number.startswith(_KEYWORD_CHAPTERS) and kind == "rule" and is_title(text):
-            titles.append((text, number))
+    titles = [
+        (str(text), str(number))
+        for number, text in conn.execute(
+            "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+            " WHERE r.edition_id = ? AND r.kind = 'rule' AND (r.number LIKE '701.%'"
+            " OR r.number LIKE '702.%') AND length(t.text) <= ?",
+            [edition_id, TITLE_LENGTH],
+        )
+        if is_title(text)
+    ]
     glossary: dict[str, tuple[int, tuple[str, ...]]] = {}
-    lexicon = Lexicon()
-    for entry in vocabulary():
-        lexicon.add(entry.words, entry)
+    lexicon = vocabulary_lexicon().copy()
     for term, text_id, text in conn.execute(
         "SELECT g.term, g.text_id, t.text FROM glossary g JOIN texts t ON t.id = g.text_id"
         " WHERE g.edition_id = ? ORDER BY g.seq",
@@ -161,7 +176,17 @@ def read_book(
     for title, number in titles:
         lexicon.add([title], Entry((title.lower(),), title, (), (number,)))
     lexicon.sort()
-    return Book(edition, nodes, glossary, lexicon, analyse=analyse)
+    counts = {
+        str(target): int(count)
+        for target, count in conn.execute(
+            "SELECT target, count(DISTINCT source_key) FROM refs WHERE edition_id = ?"
+            " AND target_kind = 'rule' AND resolved = 1 GROUP BY target",
+            [edition_id],
+        )
+    }
+    most = math.log1p(max(counts.values(), default=1))
+    cited_by = {number: math.log1p(count) / most for number, count in counts.items()}
+    return Book(edition, nodes, glossary, lexicon, cited=cited_by, analyse=analyse)
 
 
 def concepts(
@@ -179,8 +204,9 @@ def concepts(
     covered = {at for item in recognised for at in range(item.start, item.end)}
 
     def weight(forms: Iterable[Sequence[str]]) -> float:
-        common = max((frequency(part) for form in forms for part in form), default=documents)
-        return math.log(1 + documents / (1 + common))
+        """The idf of a form: of its rarest word (a phrase is at least that specific)."""
+        found = [min(frequency(part) for part in form) for form in forms if form]
+        return math.log(1 + documents / (1 + max(found, default=documents)))
 
     result: list[Concept] = []
     terms: set[str] = set()
@@ -190,10 +216,12 @@ def concepts(
             continue
         terms.add(entry.term)
         forms = _forms((item.words,), stems) + tuple(
-            # another word for it names it only where it is not a common word alone
+            # another word for it names it only where it is not a common word alone, nor
+            # a phrase the analyser cut down to one word ("can't be targeted": "target")
             form
-            for form in _forms((*entry.words, *entry.means, entry.term), stems)
-            if len(form) > 1 or frequency(form[0]) <= COMMON
+            for phrase in (*entry.words, *entry.means, entry.term)
+            for form in _forms((phrase,), stems)
+            if len(form) > 1 or (len(phrase.split()) == 1 and frequency(form[0]) <= COMMON)
         )
         forms = tuple(dict.fromkeys(forms))
         if not forms and not entry.rules:
@@ -203,7 +231,14 @@ def concepts(
             typed = _forms((*entry.means[:1], entry.term), stems)[:1] or forms[:1]  # slang
         named = NAMED if entry.rules else 1.0
         result.append(
-            Concept(item.words, entry.term, forms, entry.rules, named * max(1.0, weight(typed)))
+            Concept(
+                item.words,
+                entry.term,
+                forms,
+                entry.rules,
+                named * max(1.0, weight(typed)),
+                lift=BROAD_LIFT if entry.broad else 1.0,
+            )
         )
     seen = {form for concept in result for form in concept.forms}
     names = capitalised(text)
@@ -248,6 +283,51 @@ def governs(rule: str, number: str) -> bool:
     return rest.isalpha() if "." in rule else rest == "."
 
 
+class Evidence(NamedTuple):
+    """What speaks for one candidate (see the module docstring); :func:`combine` weighs it."""
+
+    coverage: float
+    """The weighted share of the question's concepts it names or is governed by."""
+    relevance: float
+    """BM25 over the question's words, scaled to the best candidate's."""
+    lifted: float
+    """The weighted share of the concepts whose rules govern it."""
+    joins: bool
+    """It answers two or more of the concepts."""
+    heading: bool
+    """A heading's title ("Trample"), which stands for its subrules."""
+    parent: bool
+    """A rule with subrules."""
+    glossary: bool
+    """A glossary definition."""
+    foreign: bool
+    """A keyword's rule, and the question does not name that keyword."""
+    length: float
+    """How much longer than a typical rule it is (log of the excess)."""
+    example: bool = False
+    """An example, speaking for its rule."""
+    cited: float = 0.0
+    """How often the edition's other rules cite it, 0 to 1 (a log scale): the rules other
+    rules lean on answer more questions."""
+
+
+def combine(evidence: Evidence) -> float:
+    """A candidate's score: its evidence, weighed."""
+    score = (
+        COVERAGE * evidence.coverage * evidence.coverage
+        + RELEVANCE * evidence.relevance
+        + LIFT * evidence.lifted
+        + JOINS * evidence.joins
+        - HEADING * evidence.heading
+        - PARENT * (evidence.parent and not evidence.heading)
+        - GLOSSARY * evidence.glossary
+        - FOREIGN_KEYWORD * evidence.foreign
+        - LONG_TEXT * evidence.length
+        + CITED * evidence.cited
+    )
+    return score * EXAMPLE if evidence.example else score
+
+
 @dataclass(slots=True)
 class Scored:
     """A candidate's score and the concepts it covers."""
@@ -256,7 +336,7 @@ class Scored:
     """A rule number, or "g:" and a glossary term."""
     score: float
     matched: tuple[str, ...]
-    relevance: float = 0.0
+    evidence: Evidence
 
 
 def has_form(text_stems: Sequence[str], present: set[str], form: tuple[str, ...]) -> bool:
@@ -279,6 +359,8 @@ def score_text(
     heading: bool,
     parent: bool,
     glossary: bool,
+    example: bool = False,
+    cited: float = 0.0,
 ) -> Scored:
     """One candidate's score: the share of the question it covers, weighted, and the rest
     of the evidence (see the module docstring)."""
@@ -293,26 +375,26 @@ def score_text(
             matched.append(concept.words)
             covered += concept.weight
         if governed:
-            lifted += concept.weight / total
-    coverage = covered / total
-    score = COVERAGE * coverage * coverage + RELEVANCE * relevance + LIFT * lifted
-    if len(matched) >= 2:
-        score += JOINS
-    if heading:
-        score -= HEADING
-    elif parent:
-        score -= PARENT
-    if glossary:
-        score -= GLOSSARY
-    if key.startswith(_KEYWORD_CHAPTERS) and not any(
+            lifted += concept.lift * concept.weight / total
+    foreign = key.startswith(_KEYWORD_CHAPTERS) and not any(
         governs(_keyword_rule(rule), key) or governs(_keyword_rule(key), rule)
         for concept in asked
         for rule in concept.rules
-    ):
-        score -= FOREIGN_KEYWORD  # a keyword's rules answer questions about that keyword
-    if len(text) > 400:
-        score -= LONG_TEXT * math.log(len(text) / 400)
-    return Scored(key, score, tuple(matched), relevance)
+    )
+    evidence = Evidence(
+        coverage=covered / total,
+        relevance=relevance,
+        lifted=lifted,
+        joins=len(matched) >= 2,
+        heading=heading,
+        parent=parent,
+        glossary=glossary,
+        foreign=foreign,
+        length=math.log(len(text) / 400) if len(text) > 400 else 0.0,
+        example=example,
+        cited=cited,
+    )
+    return Scored(key, combine(evidence), tuple(matched), evidence)
 
 
 def _keyword_rule(number: str) -> str:

@@ -148,6 +148,8 @@ class Entry:
     """The rules it is about; they and their subrules rank higher."""
     reason: str = ""
     """Why the mapping holds."""
+    broad: bool = False
+    """A word of a question's setting more than of its subject ("cast", "in response")."""
 
 
 @cache
@@ -161,6 +163,7 @@ def vocabulary() -> tuple[Entry, ...]:
             means=tuple(str(word) for word in item.get("means", ())),
             rules=tuple(str(number) for number in item.get("rules", ())),
             reason=str(item.get("reason") or item.get("source") or ""),
+            broad=bool(item.get("broad", False)),
         )
         for item in data["entry"]
     )
@@ -195,6 +198,10 @@ class Lexicon:
             if found:
                 self.phrases.setdefault(found[0], []).append((found, entry))
         self.singles = None
+
+    def copy(self) -> Lexicon:
+        """A lexicon of the same phrases, to add more to."""
+        return Lexicon({first: list(options) for first, options in self.phrases.items()})
 
     def sort(self) -> None:
         """Longest phrases first, so that the longest match wins."""

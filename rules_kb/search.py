@@ -130,8 +130,10 @@ FRAGMENT_CHARS = 200
 CONTEXT_CHARS = 50
 FRAGMENTS = 2
 MAX_ENGINES = 4
-#: Editions whose rules tree an engine keeps for questions.
+#: Editions whose rules tree an engine keeps for questions, and (filter, word) posting
+#: lists it keeps.
 MAX_BOOKS = 8
+MAX_POSTED = 4096
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
 _SYNTAX = re.compile(r"[*?~]")
@@ -267,10 +269,10 @@ class Engine:
         self.lock = threading.Lock()
         self.leaves: list[tuple[Reader, int]] = list(self.reader.leaf_readers())
         self.filters = read_filters(folder, self.reader) or filters_from_index(folder, self.reader)
-        self.parsers = {any_word: parser(any_word) for any_word in (False, True)}
         self._bases: dict[Filters, set[int] | None] = {}
         self._lexicons: dict[str, list[str]] = {}
         self._books: dict[str, Any] = {}
+        self._posted: dict[tuple[Filters, str], list[int]] = {}
 
     def close(self) -> None:
         """Release the index files."""
@@ -346,7 +348,7 @@ class Engine:
             )
             if not asked or (base is not None and not base):
                 return Results(text, filters, 0, (), None, "question", recognition)
-            relevance = self._relevance(asked, base)
+            relevance = self._relevance(asked, filters)
             documents = max(1, self.documents)
             ranked = _ranked(
                 conn, book, asked, relevance, filters, self.filters, self._frequency, documents
@@ -383,10 +385,24 @@ class Engine:
             found = self._books[edition] = answers.read_book(conn, int(row[0]), edition, stems)
         return found
 
+    def _postings(self, word: str, filters: Filters) -> list[int]:
+        """The documents a filter allows whose text has `word`, kept for the next questions
+        (the same words recur: reading a posting list is most of a question's time)."""
+        key = (filters, word)
+        base = self.base(filters)
+        found = self._posted.get(key)
+        if found is None:
+            docs = self.reader.postings("text", word).all_ids()
+            found = [doc for doc in docs if base is None or doc in base]
+            if len(self._posted) >= MAX_POSTED:
+                self._posted.clear()
+            self._posted[key] = found
+        return found
+
     def _frequency(self, stem_text: str) -> int:
         return int(self.reader.doc_frequency("text", stem_text))
 
-    def _relevance(self, asked: list[Any], base: set[int] | None) -> dict[int, float]:
+    def _relevance(self, asked: list[Any], filters: Filters) -> dict[int, float]:
         """The documents (of `base`) that contain the question's rarer words, the
         answers.CANDIDATES best by the summed weights of the words they contain.
 
@@ -402,16 +418,20 @@ class Engine:
                     words[part] = max(words.get(part, 0.0), weight)
         # Common words ("creature") would bring in thousands of documents; they still
         # count in the ranking.
-        rare = sorted(words, key=self._frequency)
-        kept = [w for w in rare if 0 < self._frequency(w) <= answers.COMMON]
-        kept = kept[: answers.RETRIEVE] or [w for w in rare if self._frequency(w)][:2]
+        rare = [word for word in sorted(words, key=self._frequency) if self._frequency(word)]
+        kept: list[str] = []
+        postings = 0
+        for word in rare:
+            postings += self._frequency(word)
+            if len(kept) >= answers.RETRIEVE or (postings > answers.POSTINGS and len(kept) >= 2):
+                break
+            kept.append(word)
         found: dict[int, float] = {}
         documents = max(1, self.documents)
         for word in kept:
             weight = words[word] * math.log(1 + documents / (1 + self._frequency(word)))
-            for docnum in self.reader.postings("text", word).all_ids():
-                if base is None or docnum in base:
-                    found[docnum] = found.get(docnum, 0.0) + weight
+            for docnum in self._postings(word, filters):
+                found[docnum] = found.get(docnum, 0.0) + weight
         best = heapq.nlargest(answers.CANDIDATES, found.items(), key=lambda item: item[1])
         return dict(best)
 
@@ -433,7 +453,7 @@ class Engine:
         fuzzy~ and fuzzy~2. Plain words also score extra where they stand together, in
         that order. None when nothing is left to search for (only stop words)."""
         query = whoosh_module("query")
-        parsed = self.parsers[any_word].parse(text)
+        parsed = parser(any_word).parse(text)
         if parsed is query.NullQuery or isinstance(parsed, query.qcore._NullQuery):
             return None
         self._check(parsed)
@@ -585,7 +605,9 @@ def check_bounds(parsed: Any, reader: Reader | None = None) -> None:
 def refuse_early(text: str) -> None:
     """BadSearchQuery for what no index could answer (too long, empty, nested too deep,
     too fuzzy, a wildcard too broad), said before any index is opened or built."""
-    cleaned, _question = read_query(text)
+    cleaned, question = read_query(text)
+    if question:
+        return  # (a question is read as words: nothing in it is syntax to check)
     _check_nesting(cleaned)
     check_bounds(parser(any_word=False).parse(cleaned))
 
@@ -1030,14 +1052,17 @@ def _ranked(
             continue
         scored = answers.score_text(
             row.key, row.text, row.stems, asked, relevance=relevance / top,
-            heading=row.heading, parent=row.parent, glossary=row.glossary,
+            heading=row.heading, parent=row.parent, glossary=row.glossary, example=row.example,
+            cited=book.cited.get(row.key, 0.0),
         )  # fmt: skip
-        if row.example:
-            scored.score *= answers.EXAMPLE  # an example speaks for its rule
         kind: Kind = "example" if filters.kind == "example" else row.kind
         if row.key not in best or scored.score > best[row.key][0].score:
             best[row.key] = (scored, kind, row.text_id)
-    ranked = sorted(best.values(), key=lambda item: (-item[0].score, item[0].key))
+    # a text that names none of the question's concepts answers none of it
+    ranked = sorted(
+        (item for item in best.values() if item[0].matched),
+        key=lambda item: (-item[0].score, item[0].key),
+    )
     return _varied(ranked)
 
 

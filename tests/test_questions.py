@@ -220,8 +220,8 @@ def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
         hits = [i for i, number in enumerate(found) if number in close or _parent(number) in close]
         top3 += bool(hits) and hits[0] < 3
         top10 += bool(hits)
-    assert top3 >= 0.48 * len(cases), top3
-    assert top10 >= 0.68 * len(cases), top10
+    assert top3 >= 0.56 * len(cases), top3
+    assert top10 >= 0.72 * len(cases), top10
 
 
 def _parent(number: str) -> str:

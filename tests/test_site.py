@@ -409,6 +409,19 @@ def test_search_as_you_type_forgives_typos(built: dict[str, Any], page: Any) -> 
     assert labels[:3] == ["702.19", "702.19a", "702.19b"]
 
 
+def test_search_reads_a_question_as_words(built: dict[str, Any], page: Any) -> None:
+    out = built["out"]
+    page.goto(url(out, "e/" + built["report"]["editions"][0] + "/100.html"))
+    question = "how does deathtouch work with trample?"
+    page.locator("#q").fill(question)
+    page.locator(f'#hits[data-query="{question}"] a').first.wait_for()
+    labels = page.locator("#hits a b").all_inner_texts()
+    assert any(label.startswith(("702.2", "702.19")) for label in labels[:3]), labels
+    # the words of asking alone are still searched for, not dropped to nothing
+    page.locator("#q").fill("what is it?")
+    page.locator('#hits[data-query="what is it?"]').wait_for(state="attached")
+
+
 def test_rule_page_history_in_the_browser(built: dict[str, Any], page: Any) -> None:
     page.goto(url(built["out"], "rule/702.19b.html"))
     versions = page.locator(".hist > li")

@@ -1,4 +1,4 @@
-"""The fast path: a plain `rule`, `define` or `search`, and an `ingest` of files that are
+"""The fast path: a plain `rule`, `define`, `show` or `search`, and an `ingest` of files that are
 all stored already, answered without importing Typer.
 
 Only command lines made of options these commands document are answered here; anything
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-COMMANDS = frozenset({"rule", "define", "search"})
+COMMANDS = frozenset({"rule", "define", "show", "search"})
 _SEARCH_VALUED = {"-n": "limit", "--limit": "limit"}
 _VALUED = {
     "-e": "edition",
@@ -55,7 +55,8 @@ def parse(argv: list[str]) -> dict[str, str] | None:
     if index >= len(argv) or argv[index] not in COMMANDS:
         return None
     found["command"] = argv[index]
-    valued = {**_VALUED, **_SEARCH_VALUED} if found["command"] == "search" else _VALUED
+    limited = found["command"] in {"search", "show"}
+    valued = {**_VALUED, **_SEARCH_VALUED} if limited else _VALUED
     rest = argv[index + 1 :]
     position = 0
     while position < len(rest):
@@ -138,7 +139,14 @@ def answer(argv: list[str]) -> int | None:
     if options is None:
         return None
     from rules_kb.cli.failures import CAUGHT, report
-    from rules_kb.cli.present import PAGING, Format, show_definition, show_results, show_rule
+    from rules_kb.cli.present import (
+        PAGING,
+        Format,
+        show_definition,
+        show_found,
+        show_results,
+        show_rule,
+    )
 
     PAGING["on"] = "no_pager" not in options
     form = Format.json if "json" in options else Format(options.get("format", "text"))
@@ -154,6 +162,9 @@ def answer(argv: list[str]) -> int | None:
         elif options["command"] == "search":
             limit = int(options.get("limit", "10"))
             show_results(kb.search(options["query"], edition, limit=limit), form, split=split)
+        elif options["command"] == "show":
+            limit_given = int(options["limit"]) if "limit" in options else None
+            show_found(kb.show(options["query"], edition, limit=limit_given), form, split=split)
         else:
             found = kb.define(options["query"], edition)
             show_definition(found, options["query"], form, split=split)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rules_kb.cli.output import Screen
-    from rules_kb.records import Answer, GlossaryRecord, RuleRecord
+    from rules_kb.records import Answer, GlossaryRecord, RuleRecord, Shown
     from rules_kb.search import Results
 
 #: Whether long output may go through $PAGER (the global --no-pager turns it off).
@@ -83,6 +83,23 @@ def show_definition(
         show_rule(found, form, split=split, term=term)
     else:
         show_entry(found, form, split=split)
+
+
+def show_found(found: Shown, form: Format, *, split: bool) -> None:
+    """What `show` found (a rule, a glossary entry, an answer or search results) in the
+    chosen format."""
+    if form is Format.json:
+        from rules_kb.cli.output import json_out
+
+        json_out(found.as_json())
+    elif found.type == "rule":
+        show_rule(found.value, form, split=split)
+    elif found.type == "glossary":
+        show_entry(found.value, form, split=split)
+    elif found.type == "answer":
+        show_answer(found.value, form, split=split)
+    else:
+        show_results(found.value, form, split=split)
 
 
 def show_answer(found: Answer, form: Format, *, split: bool) -> None:

@@ -131,7 +131,25 @@ def script(index: dict[str, Any], edition: str) -> str:
     where fetching a JSON file is refused)."""
     body = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
     body = body.replace("</", "<\\/")
-    return f"window.RULES_KB_INDEX={body};window.RULES_KB_EDITION={json.dumps(edition)};\n"
+    asking = json.dumps(asking_words(), separators=(",", ":"))
+    return (
+        f"window.RULES_KB_INDEX={body};window.RULES_KB_EDITION={json.dumps(edition)};"
+        f"window.RULES_KB_ASKING={asking};\n"
+    )
+
+
+def asking_words() -> list[str]:
+    """The words of a question that a query leaves out unless nothing else is left
+    (rules_kb.questions.QUESTION_WORDS as the site's tokens: "doesn't" is "doesn")."""
+    from rules_kb.questions import QUESTION_WORDS
+
+    found = {
+        token
+        for word in QUESTION_WORDS
+        for token in tokens(word)
+        if len(token) > 1 and token not in STOP
+    }
+    return sorted(found)
 
 
 def documents_as_json(documents: Iterable[Document]) -> list[dict[str, str | int]]:

@@ -17,12 +17,9 @@ from rules_kb.cli.base import (
     knowledge_base,
 )
 from rules_kb.cli.present import (
-    Format,
     screen,
-    show_answer,
     show_definition,
-    show_entry,
-    show_results,
+    show_found,
     show_rule,
 )
 
@@ -98,18 +95,7 @@ def show(
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Show a rule (for a number), a glossary entry (for a term), else search results."""
+    """Show a rule (for a number), a glossary entry (for a term), the rules that answer a
+    question, else search results."""
     found: Shown = knowledge_base(db).show(query, edition, limit=limit)
-    chosen = chosen_format(form, json_out)
-    if chosen is Format.json:
-        from rules_kb.cli.output import json_out as print_json
-
-        print_json(found.as_json())
-    elif found.type == "rule":
-        show_rule(found.value, chosen, split=split)
-    elif found.type == "glossary":
-        show_entry(found.value, chosen, split=split)
-    elif found.type == "answer":
-        show_answer(found.value, chosen, split=split)
-    else:
-        show_results(found.value, chosen, split=split)
+    show_found(found, chosen_format(form, json_out), split=split)

@@ -58,8 +58,17 @@
   window.rulesKbSearch = function (query) {
     return load().then(function () { return search(query); });
   };
+  // A question is read as words: the words of asking ("does", "how", "work") and single
+  // letters ("it's") are left out of it, unless nothing else is left.
+  function words(query) {
+    var asking = new Set(window.RULES_KB_ASKING || []);
+    var kept = tokenize(query).filter(function (word) {
+      return !asking.has(word) && (word.length > 1 || /[0-9]/.test(word));
+    });
+    return kept.length ? kept.join(" ") : query;
+  }
   function search(query) {
-    var hits = engine.search(query);
+    var hits = engine.search(words(query));
     var number = query.trim().toLowerCase().replace(/^(rule|rules|section)\s+/, "").replace(/\.$/, "");
     if (NUMBER.test(number)) {
       // The number itself first, then its subrules in document order, then the rest.
