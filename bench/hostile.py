@@ -322,13 +322,126 @@ def hostile_queries(db: str) -> None:
     print(table(["query", "wall", "outcome", "one line"], rows))
 
 
+def _cpu(args: list[str], db: str) -> float:
+    """CPU seconds (user + system) of one fresh `rules-kb` process."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([RULES_KB, *args, "--db", db], capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def _median_cpu(args: list[str], db: str, runs: int = 3) -> float:
+    return sorted(_cpu(args, db) for _ in range(runs))[runs // 2]
+
+
+async def _mcp_cases(db: str) -> list[list[object]]:
+    """Each hostile MCP call beside a quick one, both timed from the client."""
+    import asyncio
+    import os
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from rules_kb.mcp_server import MAX_ANSWER
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "rules_kb", "--db", db, "mcp"], env={**os.environ}
+    )
+    citations = " ".join(f"rule 702.{i % 190 + 1}b" for i in range(2000))
+    cases = [
+        ("editions, a 1,000,000-character edition", "editions", {"edition": "x" * 1_000_000}),
+        ("rule, a 1,000,000-character number", "rule", {"number": "7" * 1_000_000}),
+        ("cite, 2,000 citations", "cite",
+         {"text": citations, "as_of": "2005-01-01"}),
+        ("diff of the 2009 overhaul", "diff", {"old": "2009-05-01", "new": "2009-07-11"}),
+        ("search, limit -5", "search", {"query": "trample", "limit": -5}),
+        ("history, a miss", "history", {"number_or_term": "qqqq"}),
+    ]  # fmt: skip
+    rows: list[list[object]] = []
+    started = time.perf_counter()
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        ready = time.perf_counter() - started
+        rows.append(["initialize", f"{ready:.2f} s", "", "", "", "under 1 s: " + _yes(ready < 1)])
+
+        async def timed(tool: str, arguments: dict[str, Any]) -> tuple[float, Any]:
+            start = time.perf_counter()
+            result = await session.call_tool(tool, arguments)
+            return time.perf_counter() - start, result
+
+        for label, tool, arguments in cases:
+            (slow, result), (quick, _) = await asyncio.gather(
+                timed(tool, arguments), timed("rule", {"number": "702.19b"})
+            )
+            text = result.content[0].text
+            outcome = ("error: " + text[:60]) if result.is_error else "answered"
+            one_line = not result.is_error or "\n" not in text
+            met = slow < 2 and quick < 1 and len(text) <= MAX_ANSWER and one_line
+            rows.append([label, f"{slow:.2f} s", f"{quick:.2f} s", f"{len(text):,}",
+                         outcome, _yes(met)])  # fmt: skip
+    return rows
+
+
+def _yes(met: bool) -> str:
+    return "yes" if met else "**no**"
+
+
+def pressure(db: str) -> None:
+    """The pressure issue's cases: MCP calls beside a quick one, cite and misses against
+    their small or found counterparts, a FIFO."""
+    import asyncio
+    import os
+    import tempfile
+
+    rows = asyncio.run(_mcp_cases(db))
+    print("\n#### MCP: each call beside a quick `rule 702.19b` (wall, from the client)\n")
+    print(table(["call", "call", "quick call", "answer chars", "outcome", "met"], rows))
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work)
+        for count in (20, 2000):
+            text = " ".join(f"rule 702.{i % 190 + 1}b" for i in range(count))
+            (folder / f"cite{count}.md").write_text(text, encoding="utf-8")
+        cite20 = _median_cpu(["cite", str(folder / "cite20.md"), "--as-of", "2005-01-01"], db)
+        cite2000 = _median_cpu(["cite", str(folder / "cite2000.md"), "--as-of", "2005-01-01"], db)
+        hit = _median_cpu(["history", "702.19b"], db)
+        miss = _median_cpu(["history", "qqqq"], db)
+        fifo = folder / "fifo.txt"
+        os.mkfifo(fifo)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [RULES_KB, "ingest", str(fifo), "--db", str(folder / "x.db")],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+        fifo_wall = time.perf_counter() - start
+    rows2 = [
+        ["`cite` of 2,000 citations / of 20", f"{cite2000:.2f} s / {cite20:.2f} s",
+         f"{cite2000 / cite20:.1f}x", "≤ 5x", _yes(cite2000 / cite20 <= 5)],
+        ["`history qqqq` (a miss) / `history 702.19b`", f"{miss:.2f} s / {hit:.2f} s",
+         f"{miss / hit:.1f}x", "≤ 3x", _yes(miss / hit <= 3)],
+        ["`ingest` of a FIFO", f"{fifo_wall:.2f} s wall", done.stderr.strip()[:60],
+         "refused under 1 s", _yes(fifo_wall < 1 and done.returncode == 1)],
+    ]  # fmt: skip
+    print("\n#### Fresh processes, CPU (median of 3)\n")
+    print(table(["case", "measured", "ratio or outcome", "target", "met"], rows2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mutants", type=int, default=100, help="mutants per edition")
     parser.add_argument("--seed", type=int, default=1, help="random seed")
     parser.add_argument("--copies", type=int, default=217, help="copies in the big file")
     parser.add_argument("--db", help="a database of every edition, for the hostile queries")
+    parser.add_argument(
+        "--pressure", action="store_true", help="only the MCP, cite, miss and FIFO cases (--db)"
+    )
     args = parser.parse_args()
+    if args.pressure:
+        if not args.db:
+            sys.exit("--pressure needs --db")
+        pressure(args.db)
+        return
     if not SHARED.is_dir():
         sys.exit(f"no editions in {SHARED}")
     names = ["2018-04-27", "2026-08-07", cp1252_edition()]
@@ -340,6 +453,7 @@ def main() -> None:
     concurrency()
     if args.db:
         hostile_queries(args.db)
+        pressure(args.db)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ none of lark, whoosh, networkx, scipy or sqlite-utils.
 from __future__ import annotations
 
 import os
+import stat
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -206,14 +207,19 @@ class KnowledgeBase:
     def rule(self, number: str, edition: str = "latest") -> RuleRecord:
         """A rule with its subrules (nested), examples, citations and neighbours.
 
-        A number the edition does not have raises UnknownRule saying where it went (or
-        what it was then) when another edition had it, else the nearest number of the
-        same rule or chapter.
+        A keyword or glossary term stands for its rule ("trample" is 702.19). A number
+        the edition does not have raises UnknownRule saying where it went (or what it was
+        then) when another edition had it, else the nearest number of the same rule or
+        chapter.
         """
-        from rules_kb.models import normalise_number
+        from rules_kb import bounds
+        from rules_kb.models import is_number, normalise_number
 
+        bounds.term(number, "rule number or term")
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
+            if number.strip() and not is_number(number):
+                return reader.rule(self._number_for(number, day), day)
             try:
                 return reader.rule(number, day)
             except UnknownRule:
@@ -234,6 +240,9 @@ class KnowledgeBase:
         a "See X." definition brings X along. A keyword or heading the glossary lacks
         ("Mulligan") answers with its rule. Misses suggest near terms, and a term the
         glossary once had says when."""
+        from rules_kb import bounds
+
+        bounds.term(term)
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
             try:
@@ -258,9 +267,12 @@ class KnowledgeBase:
         """A rule for a number, a glossary entry (or keyword rule) for a term, the rules
         that answer a question ("does deathtouch work with trample?"), else the search
         results for the words."""
+        from rules_kb import bounds
         from rules_kb.models import is_number
         from rules_kb.records import RuleRecord, Shown
         from rules_kb.search import read_query
+
+        bounds.query(query)
 
         if is_number(query):
             return Shown("rule", self.rule(query, edition))
@@ -275,7 +287,10 @@ class KnowledgeBase:
     def answer(self, question: str, edition: str = "latest", *, limit: int = ANSWERS) -> Answer:
         """The few rules that answer a plain-language question, with the terms it named
         and where to read on: the best answer's parent and the rules the answers cite."""
+        from rules_kb import bounds
         from rules_kb.records import Answer, Answered
+
+        bounds.query(question)
 
         found = self.search(question, edition, limit=limit)
         day = found.filters.edition or self.edition(edition)
@@ -318,7 +333,10 @@ class KnowledgeBase:
         """Full-text search: ranked hits with highlighted fragments, phrases, AND/OR/NOT,
         prefix*, fuzzy~, and misspellings corrected. The index beside the database is
         brought up to date first when it is stale."""
+        from rules_kb import bounds
         from rules_kb import search as core
+
+        bounds.query(query)
 
         with self._snapshot() as reader:
             day = None if all_editions else reader.resolve_edition(edition)
@@ -351,6 +369,9 @@ class KnowledgeBase:
     ) -> References:
         """What a rule cites and what cites it (rules and glossary entries), each with the
         reference as printed. A keyword name or glossary term stands for its rule."""
+        from rules_kb import bounds
+
+        bounds.term(number_or_term, "rule number or term")
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
             number = self._number_for(number_or_term, day)
@@ -366,7 +387,11 @@ class KnowledgeBase:
     ) -> nx.DiGraph:
         """The reference graph of an edition (networkx), whole or around a rule, keyword or
         glossary term (with the rule's subtree)."""
+        from rules_kb import bounds
         from rules_kb import graph as graphs
+
+        if around is not None:
+            bounds.term(around, "rule number or term")
 
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
@@ -483,8 +508,12 @@ class KnowledgeBase:
         """What changed from edition `old` to edition `new`, word by word, renumbering
         followed. Neighbouring editions read the lineage stored at ingest; others are
         aligned directly. `rule` keeps one rule and its subrules."""
+        from rules_kb import bounds
         from rules_kb import diff as core
         from rules_kb.models import normalise_number
+
+        if rule is not None:
+            bounds.term(rule, "rule number")
 
         with self._snapshot() as reader:
             before, after = reader.resolve_edition(old), reader.resolve_edition(new)
@@ -507,7 +536,10 @@ class KnowledgeBase:
     ) -> History:
         """How a rule (or glossary entry) read in every edition, following renumbering and
         renames, from the stored lineage; typography-only versions are merged."""
+        from rules_kb import bounds
         from rules_kb.history import find_history
+
+        bounds.term(number_or_term, "rule number or term")
 
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
@@ -516,7 +548,10 @@ class KnowledgeBase:
     def where(self, number: str, edition: str = "latest", to: str = "latest") -> Where:
         """The same rule's number in another edition, forwards or backwards, with each
         renumbering step; "removed" or "not yet" when it is not there."""
+        from rules_kb import bounds
         from rules_kb.models import is_number, normalise_number
+
+        bounds.term(number, "rule number or term")
 
         with self._snapshot() as reader:
             day, target = reader.resolve_edition(edition), reader.resolve_edition(to)
@@ -541,7 +576,10 @@ class KnowledgeBase:
         """Every CR citation of a text written on `as_of`, checked against `to`: current,
         changed since, moved (with the new number), removed, or unknown at that date.
         The report's `fixed` is the text with the moved citations renumbered."""
+        from rules_kb import bounds
         from rules_kb.cite import check
+
+        bounds.text(text)
 
         with self._snapshot() as reader:
             return check(
@@ -826,12 +864,18 @@ def _stored_digests(path: Path, index_folder: Path | None = None) -> dict[str, I
 Parsed = Any
 
 
+#: The largest file an ingest reads: an edition is about 1 MB (2 MB in UTF-16).
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
 def _read(source: str | Path | bytes) -> bytes | IngestOutcome:
-    """A file's bytes, or an outcome saying why they cannot be read."""
+    """A file's bytes, or an outcome saying why they cannot be read: only a regular file of
+    at most MAX_INPUT_BYTES is read (a FIFO or device would block or never end), and never
+    more than that, whatever the file does meanwhile."""
     if isinstance(source, bytes):
         return source
     try:
-        return Path(source).read_bytes()
+        descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except IsADirectoryError:
         return IngestOutcome("", error="is a folder")
     except FileNotFoundError:
@@ -840,6 +884,28 @@ def _read(source: str | Path | bytes) -> bytes | IngestOutcome:
         return IngestOutcome("", error="permission denied")
     except OSError as error:
         return IngestOutcome("", error=error.strerror or str(error))
+    with os.fdopen(descriptor, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            return IngestOutcome("", error="is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            return IngestOutcome("", error="not a regular file (a pipe, device or socket)")
+        if info.st_size > MAX_INPUT_BYTES:
+            return IngestOutcome("", error=_too_large(info.st_size))
+        try:
+            data = file.read(MAX_INPUT_BYTES + 1)
+        except OSError as error:
+            return IngestOutcome("", error=error.strerror or str(error))
+    if len(data) > MAX_INPUT_BYTES:
+        return IngestOutcome("", error=_too_large(len(data)))
+    return data
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"{size / 1048576:,.1f} MB is too large for an edition"
+        f" (at most {MAX_INPUT_BYTES // 1048576} MB)"
+    )
 
 
 def _parsed(data: bytes) -> Parsed:
@@ -860,7 +926,8 @@ def expand(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield from sorted(
                 child
                 for child in path.iterdir()
-                if child.suffix.lower() == ".txt" and child.is_file()
+                # (a broken link is listed, to fail with its own message)
+                if child.suffix.lower() == ".txt" and (child.is_file() or child.is_symlink())
             )
         else:
             yield path  # a missing file fails on its own when it is read

@@ -42,6 +42,10 @@ class SearchIndexError(RulesKbError):
     """The full-text index beside the database cannot be opened, built or updated."""
 
 
+class TooLong(RulesKbError):
+    """An argument longer than its face accepts (see rules_kb.bounds); nothing was done."""
+
+
 class BadSearchQuery(RulesKbError):
     """The search query is empty (whoosh reads any other text as a query)."""
 

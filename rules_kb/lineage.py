@@ -286,7 +286,10 @@ class Node:
 class Lines:
     """Follows records from edition to edition through the stored lineage.
 
-    Every step is one or two indexed lookups; nothing reads a whole edition.
+    A step is one or two indexed lookups; an edition that many steps pass through (a
+    `cite` of a long document follows hundreds of lines) is read whole, once, after
+    EDITION_LOOKUPS of them, so that following N records costs about N dictionary
+    lookups per edition rather than N times the queries.
     """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -297,6 +300,8 @@ class Lines:
         self.following: dict[int, int] = {
             previous: edition for edition, previous in self.previous.items() if previous
         }
+        self._lookups: dict[tuple[Kind, int], int] = {}
+        self._editions: dict[tuple[Kind, int], _Edition] = {}
 
     def node(self, kind: Kind, edition_id: int, seq: int) -> Node:
         """The record at a position, with how it came from its predecessor."""
@@ -324,12 +329,9 @@ class Lines:
         following = self.following.get(node.edition_id)
         if following is None:
             return None
-        row = self.conn.execute(
-            "SELECT seq FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?",
-            [following, kind, node.seq],
-        ).fetchone()
-        if row is not None:
-            return None if row[0] is None else self.node(kind, following, row[0])
+        explicit, seq_of_old = self._explicit_old(kind, following, node.seq)
+        if explicit:
+            return None if seq_of_old is None else self.node(kind, following, seq_of_old)
         seq = self._namesake(kind, following, node.key, node.text_id)
         if seq is None or self._explicit_new(kind, following, seq) is not None:
             return None
@@ -348,7 +350,22 @@ class Lines:
             newer.append(current)
         return [*reversed(older), start, *newer]
 
+    def _edition(self, kind: Kind, edition_id: int) -> _Edition | None:
+        """An edition's records and lineage rows in memory, once it is looked up often."""
+        key = (kind, edition_id)
+        found = self._editions.get(key)
+        if found is not None:
+            return found
+        self._lookups[key] = self._lookups.get(key, 0) + 1
+        if self._lookups[key] <= EDITION_LOOKUPS:
+            return None
+        found = self._editions[key] = _Edition.read(self.conn, kind, edition_id)
+        return found
+
     def _row(self, kind: Kind, edition_id: int, seq: int) -> tuple[str, int]:
+        whole = self._edition(kind, edition_id)
+        if whole is not None:
+            return whole.rows[seq]
         table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
         row = self.conn.execute(
             f"SELECT {column}, text_id FROM {table} WHERE edition_id = ? AND seq = ?",
@@ -359,20 +376,82 @@ class Lines:
     def _explicit_new(
         self, kind: Kind, edition_id: int, seq: int
     ) -> tuple[int | None, Status] | None:
+        whole = self._edition(kind, edition_id)
+        if whole is not None:
+            return whole.by_new.get(seq)
         row = self.conn.execute(
             "SELECT old_seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND seq = ?",
             [edition_id, kind, seq],
         ).fetchone()
         return None if row is None else (row[0], row[1])
 
+    def _explicit_old(self, kind: Kind, edition_id: int, old_seq: int) -> tuple[bool, int | None]:
+        """Whether the edition's lineage names what the old record became, and its seq
+        there (None: removed)."""
+        whole = self._edition(kind, edition_id)
+        if whole is not None:
+            if old_seq in whole.by_old:
+                return True, whole.by_old[old_seq]
+            return False, None
+        row = self.conn.execute(
+            "SELECT seq FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?",
+            [edition_id, kind, old_seq],
+        ).fetchone()
+        return (False, None) if row is None else (True, row[0])
+
     def _namesake(self, kind: Kind, edition_id: int, key_: str, text_id: int) -> int | None:
         """The record of an edition with this number (or term) and this text."""
+        whole = self._edition(kind, edition_id)
+        if whole is not None:
+            return whole.namesakes.get((key_, text_id))
         table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
         row = self.conn.execute(
             f"SELECT seq FROM {table} WHERE edition_id = ? AND {column} = ? AND text_id = ?",
             [edition_id, key_, text_id],
         ).fetchone()
         return None if row is None else int(row[0])
+
+
+#: Lookups of one edition after which Lines reads it whole.
+EDITION_LOOKUPS = 24
+
+
+@dataclass(slots=True)
+class _Edition:
+    """One edition's records of one kind, and its lineage rows, as Lines looks them up."""
+
+    rows: dict[int, tuple[str, int]]
+    """seq -> (number or term, text id)."""
+    namesakes: dict[tuple[str, int], int]
+    """(number or term, text id) -> the first seq with them."""
+    by_new: dict[int, tuple[int | None, Status]]
+    """seq -> (old seq, status) of the lineage rows naming a new record."""
+    by_old: dict[int, int | None]
+    """old seq -> seq (None: removed) of the lineage rows naming an old record."""
+
+    @classmethod
+    def read(cls, conn: sqlite3.Connection, kind: Kind, edition_id: int) -> _Edition:
+        table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
+        rows: dict[int, tuple[str, int]] = {}
+        namesakes: dict[tuple[str, int], int] = {}
+        for seq, key_, text_id in conn.execute(
+            f"SELECT seq, {column}, text_id FROM {table} WHERE edition_id = ? ORDER BY seq",
+            [edition_id],
+        ):
+            rows[int(seq)] = (str(key_), int(text_id))
+            namesakes.setdefault((str(key_), int(text_id)), int(seq))
+        by_new: dict[int, tuple[int | None, Status]] = {}
+        by_old: dict[int, int | None] = {}
+        for seq, old_seq, status in conn.execute(
+            "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?"
+            " ORDER BY rowid",
+            [edition_id, kind],
+        ):
+            if seq is not None:
+                by_new.setdefault(int(seq), (old_seq, status))
+            if old_seq is not None:
+                by_old.setdefault(int(old_seq), seq)
+        return cls(rows, namesakes, by_new, by_old)
 
 
 def stored_alignment(

@@ -1,11 +1,18 @@
 """`rules-kb mcp`: the knowledge base as a Model Context Protocol server over stdio.
 
 Built on the official SDK (`mcp`, `MCPServer`); importing this module imports it, so
-only `rules-kb mcp` does. Every tool is a thin face over the
-public API: it calls one method and lays the record out as text that names the
-edition it comes from and quotes the rules exactly, with their numbers, so that an
-assistant can cite them. A failure is a tool error carrying the same one-line
-message as the command line, never a traceback.
+only `rules-kb mcp` does. Every tool is a thin face over the public API: it calls one
+method and lays the record out as text that names the edition it comes from and quotes
+the rules exactly, with their numbers, so that an assistant can cite them.
+
+What a client can rely on:
+
+- A failure is a tool error carrying the command line's one-line message, never a
+  traceback; arguments of the wrong type or out of range are one line too.
+- An answer is at most MAX_ANSWER characters: a longer one is cut between records and
+  says which `page` to ask for next (or how to narrow the question).
+- Calls run side by side, each on its own connection (SQLite reads need no lock), and a
+  call that passes DEADLINE seconds, or that the client cancels, is answered at once.
 """
 
 from __future__ import annotations
@@ -13,92 +20,145 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
+from pydantic import Field, ValidationError
 
 from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
 from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
-    from mcp.server.mcpserver import MCPServer
-
     from rules_kb.api import KnowledgeBase
 
 #: The most rules a question's answer quotes.
 MAX_ANSWERS = 5
+#: The longest answer, in characters; a longer one is given a page at a time.
+MAX_ANSWER = 40_000
+#: Seconds a call may run before it is answered with an error.
+DEADLINE = 30.0
 
 INSTRUCTIONS = (
     "Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Quote"
     " rules with their number and the edition each answer names; pass `edition` (a date,"
     " 'latest', or a set code such as BRO) to answer for the rules in force at another time."
+    f" An answer longer than {MAX_ANSWER:,} characters comes in pages: it says which `page`"
+    " to ask for next."
 )
+
+Page = Annotated[int, Field(ge=1, le=10_000, description="Which page of a long answer.")]
+Limit = Annotated[int, Field(ge=1, le=50, description="How many hits (1-50).")]
+
+
+class _Server(MCPServer[Any]):
+    """The SDK's server, with arguments that fail validation reported in one line."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError(_invalid(name, error.__cause__)) from None
+            raise
+
+
+def _invalid(tool: str, error: ValidationError) -> str:
+    """One line naming each argument that failed and why ("limit: must be at least 1")."""
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        problems.append(f"{where}: {item['msg'].lower()}")
+    return f"{tool}: bad arguments: " + "; ".join(problems)
 
 
 def server(kb: KnowledgeBase) -> MCPServer[Any]:
-    """An MCP server whose tools answer from `kb`."""
-    from mcp.server.mcpserver import MCPServer
-
+    """An MCP server whose tools answer from the database `kb` reads."""
     from rules_kb import __version__
 
-    app: MCPServer[Any] = MCPServer(
-        "rules-kb", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
-    )
-    lock = threading.Lock()
+    app = _Server("rules-kb", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    local = threading.local()
 
-    def answer(work: Callable[[], str]) -> CallToolResult:
-        """Run one request against the knowledge base; a failure is a tool error whose text
-        is the command line's one-line message."""
-        with lock:
-            try:
-                text, failed = work(), False
-            except RulesKbError as error:
-                text, failed = " ".join(str(error).split()), True
+    def knowledge() -> KnowledgeBase:
+        """This worker thread's own knowledge base (its own connection) on the database."""
+        found: KnowledgeBase | None = getattr(local, "kb", None)
+        if found is None:
+            import rules_kb
+
+            found = local.kb = rules_kb.open(kb.path)
+        return found
+
+    async def answer(work: Callable[[KnowledgeBase], str], page: int = 1) -> CallToolResult:
+        """Run one request in a worker thread; a failure is a tool error whose text is the
+        command line's one-line message, and a call past DEADLINE is given up."""
+        try:
+            with anyio.fail_after(DEADLINE):
+                text = await anyio.to_thread.run_sync(
+                    lambda: work(knowledge()), abandon_on_cancel=True
+                )
+            text, failed = paged(text, page), False
+        except RulesKbError as error:
+            text, failed = " ".join(str(error).split()), True
+        except TimeoutError:
+            text, failed = f"the request took longer than {DEADLINE:.0f} s; ask for less", True
         # Control characters in a damaged text are shown, never passed on.
         return CallToolResult(
             content=[TextContent(type="text", text=visible(text))], is_error=failed
         )
 
     @app.tool()
-    def rule(number: str, edition: str = "latest") -> CallToolResult:
+    async def rule(number: str, edition: str = "latest", page: Page = 1) -> CallToolResult:
         """Quote a Comprehensive Rules rule with its subrules and examples, by number (702.19b)."""
-        return answer(lambda: rule_text(kb.rule(number, edition)))
+        return await answer(lambda kb: rule_text(kb.rule(number, edition)), page)
 
     @app.tool()
-    def define(term: str, edition: str = "latest") -> CallToolResult:
+    async def define(term: str, edition: str = "latest", page: Page = 1) -> CallToolResult:
         """Quote the glossary entry for a term (typos forgiven), or the rule a keyword names."""
-        return answer(lambda: definition_text(kb.define(term, edition)))
+        return await answer(lambda kb: definition_text(kb.define(term, edition)), page)
 
     @app.tool()
-    def search(query: str, edition: str = "latest", limit: int = 10) -> CallToolResult:
+    async def search(
+        query: str, edition: str = "latest", limit: Limit = 10, page: Page = 1
+    ) -> CallToolResult:
         """Search the rules of an edition, or ask in plain words: a question gets the rules that answer it."""  # noqa: E501
-        return answer(lambda: found_text(kb, query, edition, max(1, min(limit, 50))))
+        return await answer(lambda kb: found_text(kb, query, edition, limit), page)
 
     @app.tool()
-    def history(number_or_term: str, edition: str = "latest") -> CallToolResult:
+    async def history(
+        number_or_term: str, edition: str = "latest", page: Page = 1
+    ) -> CallToolResult:
         """Show how a rule or glossary entry read in every edition, following renumbering."""
-        return answer(lambda: history_text(kb.history(number_or_term, edition)))
+        return await answer(lambda kb: history_text(kb.history(number_or_term, edition)), page)
 
     @app.tool()
-    def diff(old: str, new: str = "latest", rule: str | None = None) -> CallToolResult:
+    async def diff(
+        old: str, new: str = "latest", rule: str | None = None, page: Page = 1
+    ) -> CallToolResult:
         """List what changed between two editions (optionally for one rule), word by word."""
-        return answer(lambda: diff_text(kb.diff(old, new, rule=rule)))
+        return await answer(lambda kb: diff_text(kb.diff(old, new, rule=rule)), page)
 
     @app.tool()
-    def where(number: str, edition: str = "latest", to: str = "latest") -> CallToolResult:
+    async def where(
+        number: str, edition: str = "latest", to: str = "latest", page: Page = 1
+    ) -> CallToolResult:
         """Find the number a rule of one edition has in another edition (old citations)."""
-        return answer(lambda: where_text(kb.where(number, edition, to)))
+        return await answer(lambda kb: where_text(kb.where(number, edition, to)), page)
 
     @app.tool()
-    def cite(text: str, as_of: str = "latest", to: str = "latest") -> CallToolResult:
+    async def cite(
+        text: str, as_of: str = "latest", to: str = "latest", page: Page = 1
+    ) -> CallToolResult:
         """Check the rule citations of a text written on `as_of` and say which are stale."""
-        return answer(lambda: cite_text(kb.cite(text, as_of, to)))
+        return await answer(lambda kb: cite_text(kb.cite(text, as_of, to)), page)
 
     @app.tool()
-    def editions(edition: str = "latest") -> CallToolResult:
+    async def editions(edition: str = "latest", page: Page = 1) -> CallToolResult:
         """List the stored editions (dates, sets, counts); `edition` marks the one it means."""
-        return answer(lambda: editions_text(kb, edition))
+        return await answer(lambda kb: editions_text(kb, edition), page)
 
     return app
 
@@ -110,6 +170,52 @@ def run(path: Path) -> None:
     kb = rules_kb.open(path)
     kb.dates()  # fail now, with one line, if there is no database
     server(kb).run("stdio")
+
+
+def paged(text: str, page: int = 1, size: int = MAX_ANSWER) -> str:
+    """One page of an answer of at most `size` characters: the answer itself when it fits,
+    else the records of that page (a record is a line and the indented lines after it)
+    and a last line saying which page this is and how to ask for the next."""
+    if len(text) <= size:
+        if page > 1:
+            raise RulesKbError(f"this answer has one page; page {page} does not exist")
+        return text
+    room = size - 200  # (the last line)
+    pages: list[list[str]] = [[]]
+    used = 0
+    for record in _records(text):
+        for piece in _pieces(record, room):
+            if used + len(piece) + 1 > room and pages[-1]:
+                pages.append([])
+                used = 0
+            pages[-1].append(piece)
+            used += len(piece) + 1
+    if page > len(pages):
+        raise RulesKbError(f"this answer has {len(pages)} pages; page {page} does not exist")
+    more = (
+        f"ask again with page={page + 1} for the rest, or narrow the question"
+        f" (a `rule`, a shorter text)"
+        if page < len(pages)
+        else "this is the last page"
+    )
+    return "\n".join(pages[page - 1]) + f"\n[page {page} of {len(pages)}: {more}]"
+
+
+def _records(text: str) -> list[str]:
+    """The text's records: each line that does not start with a space, with the indented
+    lines that follow it."""
+    records: list[str] = []
+    for line in text.split("\n"):
+        if records and line.startswith((" ", "\t")):
+            records[-1] += "\n" + line
+        else:
+            records.append(line)
+    return records
+
+
+def _pieces(record: str, room: int) -> list[str]:
+    """A record, cut into pieces of at most `room` characters only when it is longer."""
+    return [record[at : at + room] for at in range(0, len(record), room)] or [""]
 
 
 # answers as text ---------------------------------------------------------------------

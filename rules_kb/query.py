@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date as Date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -88,7 +89,9 @@ class Reader:
     def resolve_edition(self, value: str = "latest") -> str:
         """The edition date meant by latest, oldest, an exact date, a date in force, or a
         set code or name."""
-        wanted = value.strip().lower()
+        from rules_kb import bounds
+
+        wanted = bounds.edition(value).strip().lower()
         if wanted in {"", "latest", "newest", "current"}:
             return self._dates[-1]
         if wanted in {"oldest", "first"}:
@@ -578,14 +581,17 @@ _SPACING = re.compile(r"[\s\-–—_/]+")
 _PUNCTUATION = re.compile(r"[^\w\s]")
 
 
+@lru_cache(maxsize=16384)
 def _spelled(name: str) -> str:
     """A name as compared: lower case, hyphens as spaces, no punctuation, no plural s."""
     words = _SPACING.sub(" ", _PUNCTUATION.sub("", name.lower().replace("-", " "))).split()
     return " ".join(word[:-1] if len(word) > 3 and word.endswith("s") else word for word in words)
 
 
-def _names(term: str) -> list[str]:
-    return [name.lower() for name in glossary_names(term)]
+@lru_cache(maxsize=8192)
+def _names(term: str) -> tuple[str, ...]:
+    """A term's names in lower case (cached: the same terms recur in every edition)."""
+    return tuple(name.lower() for name in glossary_names(term))
 
 
 def find_term(query: str, terms: list[str], *, fuzzy: bool = True) -> tuple[int, Any] | None:

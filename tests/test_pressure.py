@@ -1,0 +1,229 @@
+"""Under pressure: bounded arguments on every face, inputs that are no regular files,
+misses as cheap as hits, `cite` linear in its citations, and MCP answers sized, in one
+line when they fail, and side by side.
+
+Times are never asserted here (bench/hostile.py measures them); what is asserted is the
+behaviour that keeps them bounded: a refusal before any work, a page instead of a flood.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules_kb import bounds
+from rules_kb.errors import TooLong
+from rules_kb.mcp_server import MAX_ANSWER, paged
+from tests.conftest import run_cli
+
+# bounds, on every way in --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kb(all_editions_db: Path) -> Any:
+    import rules_kb
+
+    opened = rules_kb.open(all_editions_db)
+    yield opened
+    opened.close()
+
+
+LONG_EDITION = "x" * (bounds.EDITION + 1)
+LONG_TERM = "q" * (bounds.TERM + 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda kb: kb.rule("702.19", LONG_EDITION), "edition"),
+        (lambda kb: kb.define("trample", "BRO" * 1000), "edition"),
+        (lambda kb: kb.edition(LONG_EDITION), "edition"),
+        (lambda kb: kb.rule(LONG_TERM), "rule number or term"),
+        (lambda kb: kb.define(LONG_TERM), "term"),
+        (lambda kb: kb.history(LONG_TERM), "rule number or term"),
+        (lambda kb: kb.where(LONG_TERM), "rule number or term"),
+        (lambda kb: kb.refs(LONG_TERM), "rule number or term"),
+        (lambda kb: kb.search("w" * (bounds.QUERY + 1)), "search query"),
+        (lambda kb: kb.show("w " * bounds.QUERY), "search query"),
+        (lambda kb: kb.cite("702.19b " * (bounds.TEXT // 8 + 1)), "text"),
+        (lambda kb: kb.diff("2024-01-01", "latest", rule=LONG_TERM), "rule number"),
+    ],
+)  # fmt: skip
+def test_every_api_argument_is_bounded_before_any_work(kb: Any, call: Any, says: str) -> None:
+    with pytest.raises(TooLong, match=f"the {says} is [0-9,]+ characters long; the limit is"):
+        call(kb)
+
+
+def test_the_command_line_refuses_the_same_way_in_one_line(all_editions_db: Path) -> None:
+    for args in (
+        ["rule", "702.19", "-e", LONG_EDITION],
+        ["define", LONG_TERM],
+        ["history", LONG_TERM],
+        ["show", "w " * bounds.QUERY],
+    ):
+        result = run_cli(*args, "--db", all_editions_db)
+        assert result.exit_code == 1, result.output
+        assert "characters long; the limit is" in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+
+
+# a keyword wherever a number is taken -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "number"),
+    [("trample", "702.19"), ("First Strike", "702.7"), ("deathtuch", "702.2"),
+     ("mulligan", "103.5")],
+)  # fmt: skip
+def test_rule_takes_a_keyword_or_term(kb: Any, query: str, number: str) -> None:
+    assert kb.rule(query).number == number
+
+
+def test_rule_of_an_unknown_word_says_so_in_one_line(all_editions_db: Path) -> None:
+    result = run_cli("rule", "qqqq", "--db", all_editions_db)
+    assert result.exit_code == 1
+    assert (
+        result.stderr.strip() == "rules-kb: no rule, keyword or glossary entry 'qqqq' in 2026-08-07"
+    )
+
+
+# inputs that are no regular files, or too large --------------------------------------------
+
+
+def test_a_fifo_is_refused_without_reading_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "rules.txt"
+    os.mkfifo(fifo)
+    result = run_cli("ingest", fifo, "--db", tmp_path / "kb.db", "--json")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)[0]["error"] == "not a regular file (a pipe, device or socket)"
+
+
+def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from rules_kb.api import MAX_INPUT_BYTES
+
+    big = tmp_path / "big.txt"
+    with big.open("wb") as out:
+        out.truncate(MAX_INPUT_BYTES + 1)  # sparse: nothing is written, nothing to read
+    result = run_cli("ingest", big, "--db", tmp_path / "kb.db", "--json")
+    assert result.exit_code == 1, result.output
+    assert "too large for an edition" in json.loads(result.stdout)[0]["error"]
+
+
+def test_a_folder_of_broken_links_names_each_link(tmp_path: Path) -> None:
+    folder = tmp_path / "editions"
+    folder.mkdir()
+    (folder / "a.txt").symlink_to(tmp_path / "missing-a.txt")
+    (folder / "b.txt").symlink_to(tmp_path / "missing-b.txt")
+    result = run_cli("ingest", folder, "--db", tmp_path / "kb.db", "--json")
+    assert result.exit_code == 1, result.output
+    found = json.loads(result.stdout)
+    assert [item["error"] for item in found] == ["no such file or folder"] * 2
+
+
+# misses and long documents ------------------------------------------------------------------
+
+
+def test_a_missing_history_is_found_missing_through_the_caches(kb: Any) -> None:
+    from rules_kb import query
+
+    query._names.cache_clear()
+    with pytest.raises(Exception, match="no rule or glossary entry for 'qqqq'"):
+        kb.history("qqqq")
+    # every edition's terms were named once, not once per edition
+    info = query._names.cache_info()
+    assert info.hits > info.misses
+
+
+def test_cite_reads_an_edition_whole_once_many_lines_pass_through_it(kb: Any) -> None:
+    text = " ".join(f"rule 702.{n}b" for n in range(1, 121))
+    report = kb.cite(text, as_of="2010-06-18")
+    assert len(report.citations) == 120
+    lines = kb.lineage.lines
+    assert lines._editions, "no edition was read whole for 120 citations"
+    # and the answers are the ones a single lookup gives
+    single = {
+        c.number: (c.status, c.now) for c in kb.cite("rule 702.17b", as_of="2010-06-18").citations
+    }
+    assert single["702.17b"] == next(
+        (c.status, c.now) for c in report.citations if c.number == "702.17b"
+    )
+
+
+# MCP ------------------------------------------------------------------------------------------
+
+
+def test_paged_cuts_between_records_and_says_what_comes_next() -> None:
+    records = [f"changed 702.{n}\n  was: {'a' * 300}\n  now: {'b' * 300}" for n in range(400)]
+    text = "\n".join(records)
+    first = paged(text, 1)
+    assert len(first) <= MAX_ANSWER
+    assert first.endswith("page=2 for the rest, or narrow the question (a `rule`, a shorter text)]")
+    body = first.rsplit("\n", 1)[0]
+    assert body.count("changed 702.") == body.count("  was: ") == body.count("  now: ")
+    pages = int(first.rsplit(" of ", 1)[1].split(":")[0])
+    assert "".join(paged(text, n).rsplit("\n", 1)[0] + "\n" for n in range(1, pages + 1)) == (
+        text + "\n"
+    )
+    with pytest.raises(Exception, match=f"this answer has {pages} pages"):
+        paged(text, pages + 1)
+    assert paged("short", 1) == "short"
+
+
+async def _mcp(db: Path) -> dict[str, Any]:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "rules_kb", "--db", str(db), "mcp"],
+        env={**os.environ, "RULES_KB_DB": str(db)},
+    )  # fmt: skip
+    found: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        calls = {
+            "limit": ("search", {"query": "trample", "limit": -5}),
+            "type": ("rule", {"number": 5}),
+            "missing": ("rule", {}),
+            "page": ("rule", {"number": "702.19b", "page": 0}),
+            "diff": ("diff", {"old": "2009-05-01", "new": "2009-07-11"}),
+            "diff 2": ("diff", {"old": "2009-05-01", "new": "2009-07-11", "page": 2}),
+            "rule 7": ("rule", {"number": "7"}),
+            "long edition": ("editions", {"edition": "x" * 1_000_000}),
+        }
+        for name, (tool, arguments) in calls.items():
+            found[name] = await session.call_tool(tool, arguments)
+        # a slow call does not hold a quick one up: both are answered
+        slow = session.call_tool(
+            "cite", {"text": " ".join(f"rule 702.{i % 190 + 1}b" for i in range(2000))}
+        )
+        quick = session.call_tool("rule", {"number": "702.19b"})
+        found["together"] = await asyncio.gather(slow, quick)
+    return found
+
+
+def test_mcp_answers_are_sized_and_failures_are_one_line(all_editions_db: Path) -> None:
+    pytest.importorskip("mcp")
+    found = asyncio.run(asyncio.wait_for(_mcp(all_editions_db), timeout=180))
+    for name in ("limit", "type", "missing", "page", "long edition"):
+        result = found[name]
+        text = result.content[0].text
+        assert result.is_error, name
+        assert "\n" not in text and "pydantic" not in text and "http" not in text, text
+    assert found["limit"].content[0].text == (
+        "search: bad arguments: limit: input should be greater than or equal to 1"
+    )
+    assert "characters long; the limit is 64" in found["long edition"].content[0].text
+    for name in ("diff", "diff 2", "rule 7"):
+        text = found[name].content[0].text
+        assert not found[name].is_error
+        assert len(text) <= MAX_ANSWER, (name, len(text))
+        assert "[page " in text.rsplit("\n", 1)[1]
+    slow, quick = found["together"]
+    assert not slow.is_error and not quick.is_error
+    assert quick.content[0].text.startswith("Comprehensive Rules, edition")
