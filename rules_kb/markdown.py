@@ -169,29 +169,48 @@ def messages(
 ) -> list[str]:  # fmt: skip
     """The blocks as messages of at most `limit` characters, cut between blocks (a block
     longer than a message is cut between sentences, then words); each message ends with
-    the edition line."""
+    the edition line, and each after the first starts by naming the rule it continues
+    ("*702.19, continued*")."""
     footer = f"\n\n{edition_line(edition, what)}" if edition else ""
-    room = limit - len(footer)
+    room = limit - len(footer) - CONTINUED_ROOM
     found: list[str] = []
     current = ""
-    for block in _pieces(blocks, room):
+    enclosing: list[tuple[int, str]] = []  # (indent, label) of the blocks open so far
+    for block, label, cut in _pieces(blocks, room):
+        indent = len(block) - len(block.lstrip(" "))
+        if not cut:
+            while enclosing and enclosing[-1][0] >= indent:
+                enclosing.pop()
         joined = f"{current}\n{block}" if current else block
-        if len(joined) <= room:
+        if len(joined) <= room or not current:
             current = joined
-            continue
-        found.append(current + footer)
-        current = block
+        else:
+            found.append(current + footer)
+            continued = label if cut else (enclosing[-1][1] if enclosing else None)
+            current = (f"*{escape(continued)}, continued*\n" if continued else "") + block
+        if label and not cut:
+            enclosing.append((indent, label))
     if current:
         found.append(current + footer)
     return found
 
 
-def _pieces(blocks: Iterable[str], room: int) -> Iterable[str]:
+#: Room kept in each message for the line naming what it continues.
+CONTINUED_ROOM = 80
+_LABEL = re.compile(r"\*\*(.+?)\*\*")
+
+
+def _pieces(blocks: Iterable[str], room: int) -> Iterable[tuple[str, str | None, bool]]:
+    """Each block, or the pieces of one too long for a message: (text, the block's label
+    in bold, whether it is a later piece of a cut block)."""
     for block in blocks:
+        found = _LABEL.search(block)
+        label = found.group(1).replace("\\", "") if found else None
         if len(block) <= room:
-            yield block
+            yield block, label, False
             continue
-        yield from _cut(block, room)
+        for at, piece in enumerate(_cut(block, room)):
+            yield piece, label, at > 0
 
 
 def _cut(text: str, room: int) -> Iterable[str]:

@@ -77,7 +77,7 @@ _TOKEN = re.compile(
     r"|\d{3}\.\d+[a-z]{0,2}"
     r"|[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*"
 )
-_SYNTAX_WORD = re.compile(r"(?<![\w'])[A-Za-z]{2,}[A-Za-z0-9]*(?:\*|~\d?(?:/\d)?)(?=\s|$|\))")
+_SYNTAX_WORD = re.compile(r"(?<![\w'])[A-Za-z]{2,}[A-Za-z0-9]*(?:\*|~\d*(?:/\d+)?)(?=\s|$|\))")
 _INNER_WILDCARD = re.compile(r"[A-Za-z]\?[A-Za-z]")
 _PHRASE = re.compile(r'"([^"]+)"')
 #: The most words of a question that count: a pasted paragraph is read by its first ones.

@@ -666,7 +666,7 @@ def _fuzzy_plugin() -> type:
     plugins, rcompile = whoosh_module("qparser.plugins"), whoosh_module("util.text").rcompile
 
     class FuzzyPlugin(plugins.FuzzyTermPlugin):  # type: ignore[misc, name-defined]
-        expr = rcompile(r"(?<=\S)~(?P<maxdist>[0-9])?(/(?P<prefix>[0-9]+))?")
+        expr = rcompile(r"(?<=\S)~(?P<maxdist>[0-9]+)?(/(?P<prefix>[0-9]+))?")
 
         def create(self, parser: Any, match: Any) -> Any:
             node = super().create(parser, match)

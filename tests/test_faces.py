@@ -118,9 +118,54 @@ def test_serve_runs_datasette_read_only_with_descriptions(all_editions_db: Path)
         assert table.status_code == 200 and "not plainly the same" in table.text
         write = httpx.post(f"{base}/{name}/-/query", data={"sql": "DELETE FROM texts"})
         assert write.status_code >= 400
+        # the guards: costly functions refused at once, clean refusals, never a 500
+        costly = "select length(randomblob(1000000000)), length(randomblob(1000000000))"
+        started = time.perf_counter()
+        refused = httpx.get(f"{base}/{name}.json", params={"sql": costly}, timeout=30)
+        assert refused.status_code == 400 and time.perf_counter() - started < 5
+        assert "not authorized" in refused.json()["error"]
+        doubling = (
+            "with recursive r(s) as (select 'x' union all select s || s from r"
+            " where length(s) < 100000000) select max(length(s)) from r"
+        )
+        huge = httpx.get(f"{base}/{name}.json", params={"sql": doubling}, timeout=30)
+        assert huge.status_code == 400
+        for method, path in [
+            ("POST", f"/{name}/rules/-/insert"),
+            ("POST", f"/{name}/rules/-/drop"),
+            ("GET", f"/{name}/rules/999999999"),
+            ("GET", f"/{name}/no_such_table"),
+        ]:
+            answer = httpx.request(method, base + path, json={"row": {}})
+            assert 400 <= answer.status_code < 500, (method, path, answer.status_code)
+            assert "Traceback" not in answer.text and "\n" not in answer.text.strip()
+        # editions are labelled by their date, not the title they print
+        rows = httpx.get(f"{base}/{name}/rules", params={"_size": 3})
+        assert "1999-04-23" in rows.text and "COMPREHENSIVE RULES 04/23/99" not in rows.text
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_serve_allows_sql_on_this_machine_only_unless_asked(
+    all_editions_db: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("datasette")
+    from rules_kb.serve import command
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    def setting(argv: list[str], name: str) -> str:
+        at = next(i for i, word in enumerate(argv) if word == name and argv[i - 1] == "--setting")
+        return argv[at + 1]
+
+    assert setting(command(all_editions_db), "default_allow_sql") == "on"
+    assert setting(command(all_editions_db, host="0.0.0.0"), "default_allow_sql") == "off"
+    wide = command(all_editions_db, host="0.0.0.0", allow_sql=True)
+    assert setting(wide, "default_allow_sql") == "on"
+    assert setting(wide, "max_returned_rows") == "1000"
+    plugins = Path(wide[wide.index("--plugins-dir") + 1])
+    assert (plugins / "guard.py").is_file()
 
 
 def test_serve_without_datasette_says_how_to_install(

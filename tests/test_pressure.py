@@ -20,7 +20,7 @@ import pytest
 from rules_kb import bounds
 from rules_kb.errors import TooLong
 from rules_kb.mcp_server import MAX_ANSWER, paged
-from tests.conftest import run_cli
+from tests.conftest import SHARED, ok_cli, run_cli
 
 # bounds, on every way in --------------------------------------------------------------------
 
@@ -227,3 +227,56 @@ def test_mcp_answers_are_sized_and_failures_are_one_line(all_editions_db: Path) 
     slow, quick = found["together"]
     assert not slow.is_error and not quick.is_error
     assert quick.content[0].text.startswith("Comprehensive Rules, edition")
+
+
+# daily use: global flags anywhere, tables at 80 columns, syntax said as written ----------
+
+
+def test_global_flags_move_before_the_command() -> None:
+    from rules_kb.cli import globals_first
+
+    assert globals_first(["rule", "702.19", "--no-pager"]) == ["--no-pager", "rule", "702.19"]
+    assert globals_first(["search", "ward", "-v", "--json"]) == ["-v", "search", "ward", "--json"]
+    assert globals_first(["search", "--", "--no-pager"]) == ["search", "--", "--no-pager"]
+    assert globals_first(["rule", "702.19"]) == ["rule", "702.19"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rule", "702.19"], ["define", "trample"], ["search", "trample"], ["editions"],
+     ["history", "702.19b"], ["refs", "702.19"], ["where", "702.19", "--to", "2009-05-01"]],
+)  # fmt: skip
+def test_every_global_flag_works_after_the_command(all_editions_db: Path, args: list[str]) -> None:
+    import subprocess
+
+    for flag in ("--no-pager", "--verbose"):
+        done = subprocess.run(
+            [sys.executable, "-m", "rules_kb", *args, flag, "--db", str(all_editions_db)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (args, flag, done.stderr)
+
+
+def test_tables_fit_80_columns_in_a_pipe(all_editions_db: Path, tmp_path: Path) -> None:
+    shown = ok_cli("editions", "--db", all_editions_db).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    long_name = tmp_path / ("a-very-long-file-name-for-an-edition-" * 3 + ".txt")
+    long_name.write_bytes((SHARED / "1999-04-23.txt").read_bytes())
+    summary = run_cli("ingest", long_name, "--db", tmp_path / "kb.db").stdout
+    assert summary and max(len(line) for line in summary.splitlines()) <= 80, summary
+
+
+def test_fuzziness_is_refused_as_written(all_editions_db: Path) -> None:
+    result = run_cli("search", "trample~99999999999999999999", "--db", all_editions_db)
+    assert result.exit_code == 1
+    assert "asks for 99999999999999999999 edits" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["rule", "702"], ["history", "702.19b"], ["search", "damage"]])
+def test_every_split_message_says_what_it_continues(all_editions_db: Path, args: list[str]) -> None:
+    text = ok_cli(*args, "--format", "markdown", "--split", "--db", all_editions_db).stdout
+    messages = text.strip().split("\n\n---\n\n")
+    for message in messages[1:]:
+        first = message.split("\n", 1)[0]
+        assert first.endswith(", continued*") or not message.startswith(" "), first
+    assert all(len(message) <= 2000 for message in messages)

@@ -14,21 +14,38 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["HELP_PANELS", "app", "command_name", "main"]
+__all__ = ["HELP_PANELS", "app", "command_name", "globals_first", "main"]
+
+
+#: The global flags, which work before or after the command (--db is every command's own).
+GLOBAL_FLAGS = frozenset({"--no-pager", "--verbose", "-v"})
+
+
+def globals_first(argv: list[str]) -> list[str]:
+    """The command line with the global flags written after the command moved before it
+    (`rules-kb rule 702.19 --no-pager` is `rules-kb --no-pager rule 702.19`); nothing after
+    a `--` moves."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    flags = [word for word in argv[:end] if word in GLOBAL_FLAGS]
+    if not flags:
+        return argv
+    rest = [word for word in argv[:end] if word not in GLOBAL_FLAGS]
+    return [*flags, *rest, *argv[end:]]
 
 
 def main() -> None:
     """Console entry point."""
+    argv = globals_first(sys.argv[1:])
     try:
         from rules_kb.cli.fast import answer
 
-        code = answer(sys.argv[1:])
+        code = answer(argv)
         if code is not None:
             sys.exit(code)
         from rules_kb.cli.registry import app, only
 
-        only(sys.argv[1:])
-        app()
+        only(argv)
+        app(args=argv)
     except KeyboardInterrupt:
         sys.stderr.write("rules-kb: interrupted\n")
         sys.exit(130)

@@ -49,6 +49,8 @@ _ITALIC = re.compile(r"(?<![^\W_])_([^_\n]+?)_(?![^\W_])")
 _PAGER_ENV = {"LESS": "FRX", "LV": "-c"}
 #: The width of a pipe's output when $COLUMNS does not say: lines are not wrapped.
 UNWRAPPED = 1 << 20
+#: The width of a table in a pipe that does not wrap.
+TABLE_COLUMNS = 80
 
 
 def emphasis(text: str, style: str = "") -> list[Span]:
@@ -70,6 +72,8 @@ class Line(NamedTuple):
     indent: int = 0
     hang: int = 2
     wrap: bool = True
+    width: int = 0
+    """Wrap to this many columns (a table's), not the screen's; 0: the screen's."""
 
 
 class Screen:
@@ -99,10 +103,25 @@ class Screen:
         """Whether styles show (a terminal, and NO_COLOR unset)."""
         return self.terminal and not os.environ.get("NO_COLOR")
 
-    def add(self, *spans: Span | str, indent: int = 0, hang: int = 2, wrap: bool = True) -> None:
-        """One paragraph made of spans (a plain string is an unstyled span)."""
+    @property
+    def table_width(self) -> int:
+        """The columns a table fits: the screen's, and 80 in a pipe that does not wrap
+        (a table's columns must line up, whatever reads them)."""
+        width = self.width
+        return TABLE_COLUMNS if width == UNWRAPPED else width
+
+    def add(
+        self,
+        *spans: Span | str,
+        indent: int = 0,
+        hang: int = 2,
+        wrap: bool = True,
+        width: int = 0,
+    ) -> None:
+        """One paragraph made of spans (a plain string is an unstyled span), wrapped to
+        `width` columns if given, else the screen's."""
         parts = [(span, "") if isinstance(span, str) else span for span in spans]
-        self.lines.append(Line(parts, indent, hang, wrap))
+        self.lines.append(Line(parts, indent, hang, wrap, width))
 
     def text(self, text: str, style: str = "", *, indent: int = 0, hang: int = 0) -> None:
         """A text of one or more paragraphs (one per line), "_x_" as italics."""
@@ -134,7 +153,8 @@ class Screen:
             if not line.wrap:
                 result.append([(" " * line.indent, ""), *spans])
                 continue
-            result.extend(_wrap(spans, width, line.indent, line.indent + line.hang))
+            columns = line.width or width
+            result.extend(_wrap(spans, columns, line.indent, line.indent + line.hang))
         return result
 
     def flush(self) -> None:

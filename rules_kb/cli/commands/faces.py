@@ -23,6 +23,12 @@ def serve(
     host: Annotated[
         str, typer.Option("--host", help="The address to listen on (default: this machine only).")
     ] = "127.0.0.1",
+    allow_sql: Annotated[
+        bool,
+        typer.Option(
+            "--allow-sql", help="Allow arbitrary SQL on an address beyond this machine too."
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Explore the database in Datasette, read-only (optional extra: rules-kb[serve])."""
@@ -32,7 +38,7 @@ def serve(
 
     from rules_kb.serve import command as datasette
 
-    argv = datasette(database_path(db), host=host, port=port)
+    argv = datasette(database_path(db), host=host, port=port, allow_sql=allow_sql or None)
     sys.stderr.write(
         f"rules-kb: serving {database_path(db)} on http://{host}:{port}/ (Ctrl-C stops)\n"
     )

@@ -28,7 +28,7 @@ def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
     """One line per file (what it became), its warnings wrapped under it (an unchanged
     file only counts them: they were shown when it went in), then the totals."""
     width = max((len(o.source) for o in outcomes), default=4)
-    width = min(width, max(12, out.width - 46))
+    width = min(width, max(12, out.table_width - 56))  # (date, status, counts: 56)
     counts: dict[str, int] = {}
     for outcome in outcomes:
         result = outcome.result
@@ -37,7 +37,7 @@ def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
         name = outcome.source if len(outcome.source) <= width else outcome.source[: width - 1] + "…"
         if result is None:
             out.add((f"{'':10}  ", ""), f"{name:<{width}}  ", (status, "error"), wrap=False)
-            out.add((outcome.error or "", "error"), indent=12, hang=2)
+            out.add((outcome.error or "", "error"), indent=12, hang=2, width=out.table_width)
             continue
         counted = f"{result.rules} rules, {result.examples} ex., {result.glossary} gloss."
         out.add(
@@ -50,10 +50,13 @@ def summary(out: Screen, outcomes: Sequence[IngestOutcome]) -> None:
         if status == "unchanged" and result.warnings:
             many = len(result.warnings)
             said = f"{many} warning{'s' if many > 1 else ''} from its first ingest"
-            out.add(("! ", "warn"), (f"{said}: `rules-kb editions` lists them", "dim"), indent=12)
+            out.add(
+                ("! ", "warn"), (f"{said}: `rules-kb editions` lists them", "dim"),
+                indent=12, width=out.table_width,
+            )  # fmt: skip
             continue
         for warning in result.warnings:
-            out.add(("! ", "warn"), (warning, "warn"), indent=12, hang=2)
+            out.add(("! ", "warn"), (warning, "warn"), indent=12, hang=2, width=out.table_width)
     out.add(", ".join(f"{count} {status}" for status, count in sorted(counts.items())))
 
 

@@ -12,7 +12,7 @@ _COUNTS = (("rules", 5), ("examples", 8), ("glossary", 8))
 
 def editions(out: Screen, rows: Sequence[EditionRecord]) -> None:
     """The stored editions: one row each at 80 columns, warnings wrapped under the row."""
-    width = out.width
+    width = out.table_width
     fixed = 10 + sum(2 + size for _, size in _COUNTS)
     longest = max((len(f"{r.set.code} {r.set.name}") for r in rows if r.set), default=3)
     room = max(12, min(longest, width - fixed - 2))
@@ -31,7 +31,7 @@ def editions(out: Screen, rows: Sequence[EditionRecord]) -> None:
         if row.unparsed:
             notes.insert(0, f"{row.unparsed} body lines not placed by the grammar")
         for note in notes:
-            out.add(("! ", "warn"), (note, "warn"), indent=12, hang=2)
+            out.add(("! ", "warn"), (note, "warn"), indent=12, hang=2, width=width)
 
 
 def rule(out: Screen, record: RuleRecord) -> None:
