@@ -388,12 +388,47 @@ def _yes(met: bool) -> str:
     return "yes" if met else "**no**"
 
 
+UTF16_EDITIONS = ("2013-05-01", "2016-08-26", "2022-11-18")
+
+
+def utf16_shifts(count: int, seed: int = 1) -> None:
+    """One byte inserted into or lost from each UTF-16 edition, `count` times each: the
+    text must be realigned (only records around the byte differ, and a warning says so)
+    or refused, never stored one byte out of place."""
+    rows = []
+    for name in UTF16_EDITIONS:
+        data = (SHARED / f"{name}.txt").read_bytes()
+        edition, decoded = pipeline.read_edition(data)
+        original = (records(edition), masked_warnings(edition, decoded))
+        rng = random.Random(f"{seed}:{name}:shift")
+        seen: Counter[str] = Counter()
+        start = time.perf_counter()
+        for index in range(count):
+            at = rng.randrange(2, len(data))
+            if index % 2:
+                mutant = data[:at] + bytes([rng.randrange(256)]) + data[at:]
+            else:
+                mutant = data[:at] + data[at + 1 :]
+            kind, _warned = outcome(mutant, original)
+            seen[kind] += 1
+        rows.append([
+            name, count, seen["handled-same"], seen["handled-local"], seen["handled-warned"],
+            seen["refused"], seen["silent"], seen["traceback"],
+            f"{time.perf_counter() - start:.1f} s",
+        ])  # fmt: skip
+    print("\n#### UTF-16: one byte inserted or lost (half each)\n")
+    headers = ["edition", "mutants", "same texts", "realigned, local", "further, warned"]
+    print(table([*headers, "refused", "silent", "tracebacks", "wall"], rows))
+
+
 def pressure(db: str) -> None:
     """The pressure issue's cases: MCP calls beside a quick one, cite and misses against
-    their small or found counterparts, a FIFO."""
+    their small or found counterparts, a FIFO, Datasette's costliest query, UTF-16 shifts."""
     import asyncio
     import os
     import tempfile
+
+    utf16_shifts(40)
 
     rows = asyncio.run(_mcp_cases(db))
     print("\n#### MCP: each call beside a quick `rule 702.19b` (wall, from the client)\n")

@@ -254,7 +254,7 @@ def _decode_bytes(data: bytes, warnings: list[str]) -> _Read:
         return _declared(data[3:], "utf-8", "utf-8-sig", warnings)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding = "utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
-        body = data[2:]
+        body = _realigned_utf16(data[2:], encoding, warnings)
         if len(body) % 2:
             warnings.append("UTF-16 text has an odd number of bytes: the last byte was dropped")
             body = body[:-1]
@@ -445,6 +445,95 @@ def _utf16_resync(data: bytes, encoding: str, warnings: list[str]) -> str:
             "high byte 0x20 and were restored"
         )
     return text
+
+
+#: A character that ASCII text read one byte out of alignment becomes: a printable
+#: ASCII byte high, a NUL low ("a" is 61 00 in UTF-16-LE; read from the 00, U+6100).
+_SHIFTED = "[" + "".join(chr(high << 8) for high in (9, 10, 13, *range(0x20, 0x7F))) + "]"
+#: Four such characters among six: text out of alignment (CR text has no CJK).
+_SHIFTED_RUN = re.compile(f"(?:{_SHIFTED}[^\n]?){{4}}")
+#: More breaks than this, and the file is not one damaged here and there.
+MAX_UTF16_BREAKS = 16
+#: Units decoded to judge a repair.
+_JUDGED = 24
+
+
+def _realigned_utf16(body: bytes, encoding: str, warnings: list[str]) -> bytes:
+    """The UTF-16 body with each break of its byte alignment repaired, and a warning per
+    file saying where; the body itself when it reads cleanly.
+
+    A byte inserted into or lost from UTF-16 shifts every following character by one
+    byte: the rest of the file reads as CJK. Where the text goes out of alignment, three
+    repairs are tried (drop the byte at the break, drop the next one, restore a lost NUL
+    byte of an ASCII character) and the one after which the next characters read as text
+    is taken; when two repairs read equally well but differently, the character at the
+    break is marked U+FFFD. More than MAX_UTF16_BREAKS breaks is no local damage: the file
+    is refused."""
+    if not _SHIFTED_RUN.search(body[: len(body) // 2 * 2].decode(encoding, errors="replace")):
+        return body
+    nul_first = encoding == "utf-16-be"
+    breaks: list[int] = []
+    marked = 0
+    start = 0
+    while True:
+        even = start + (len(body) - start) // 2 * 2
+        text = body[start:even].decode(encoding, errors="replace")
+        found = _SHIFTED_RUN.search(text)
+        if found is None:
+            break
+        if len(breaks) >= MAX_UTF16_BREAKS:
+            raise NotText(
+                f"the UTF-16 text loses its byte alignment more than {MAX_UTF16_BREAKS} times:"
+                " the file is damaged throughout"
+            )
+        at = found.start()
+        while at > 0 and not _reads_as_text(text[at - 1]):
+            at -= 1
+        point = start + 2 * at
+        repair, ambiguous = _realign_at(body[point : point + 2 * _JUDGED + 2], encoding, nul_first)
+        if ambiguous:
+            repair = "\ufffd".encode(encoding) + repair[2:]
+            marked += 1
+        body = body[:point] + repair + body[point + 2 * _JUDGED + 2 :]
+        breaks.append(body[:point].decode(encoding, errors="replace").count("\n") + 1)
+        start = point + 2
+    shown = ", ".join(str(line) for line in breaks[:5]) + (" …" if len(breaks) > 5 else "")
+    lost = f"; {marked} character(s) there unreadable (U+FFFD)" if marked else ""
+    warnings.append(
+        f"the UTF-16 byte alignment broke {len(breaks)} time(s) (a byte inserted or lost,"
+        f" on line {shown}) and was found again{lost}"
+    )
+    return body
+
+
+def _realign_at(window: bytes, encoding: str, nul_first: bool) -> tuple[bytes, bool]:
+    """The best repair of a window that starts where the alignment breaks, and whether
+    another repair reads as well but differently (the first character is then unsure)."""
+    nul = b"\x00"
+    candidates = [
+        window[1:],  # a byte inserted here
+        window[:1] + window[2:],  # a byte inserted after the first
+        (nul + window) if nul_first else (window[:1] + nul + window[1:]),  # a NUL lost
+    ]
+    scored = []
+    for candidate in candidates:
+        read = candidate[: 2 * _JUDGED].decode(encoding, errors="replace")
+        scored.append((sum(map(_reads_as_text, read)), read, candidate))
+    best = max(score for score, _read, _candidate in scored)
+    winners = [item for item in scored if item[0] == best]
+    texts = {read[:1] for _score, read, _candidate in winners}
+    return winners[-1][2], len(texts) > 1
+
+
+def _reads_as_text(char: str) -> bool:
+    """Whether a character reads as text of the CR (not a byte-shifted one)."""
+    code = ord(char)
+    if code < 0x80:
+        return char.isprintable() or char in "\n\r\t"
+    if code & 0xFF == 0:
+        return False  # an ASCII byte, or a line break, read one byte out of place
+    # Latin letters with accents; punctuation (’ “ — • …); letterlike symbols (™)
+    return code <= 0x24F or 0x2000 <= code <= 0x206F or 0x2100 <= code <= 0x214F
 
 
 def _utf16_piece(data: bytes, encoding: str, restored: list[str]) -> str:

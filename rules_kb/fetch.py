@@ -21,7 +21,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date as Date
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, NoReturn
@@ -75,15 +75,25 @@ class Policy:
     deadline: float = 120.0
     """Seconds one attempt may take in all, however steadily the data trickles in; each
     retry has a deadline of its own (above 0, at most 86400)."""
+    total: float | None = None
+    """Seconds the whole download may take, its retries and waits included (above 0, at
+    most 86400); None: one and a half times the deadline."""
 
     def __post_init__(self) -> None:
         _check_seconds("timeout", self.timeout, 3600, zero=False)
         _check_seconds("backoff", self.backoff, 3600, zero=True)
         _check_seconds("deadline", self.deadline, 86400, zero=False)
+        if self.total is not None:
+            _check_seconds("total", self.total, 86400, zero=False)
         if isinstance(self.retries, bool) or not isinstance(self.retries, int):
             raise BadOption(f"retries must be a whole number, not {self.retries!r}")
         if not 0 <= self.retries <= 100:
             raise BadOption(f"retries must be from 0 to 100, not {self.retries}")
+
+    @property
+    def budget(self) -> float:
+        """Seconds the whole download may take."""
+        return self.total if self.total is not None else 1.5 * self.deadline
 
     def wait(self, attempt: int) -> float:
         """Seconds to wait before attempt number `attempt` (1 is the first retry)."""
@@ -254,6 +264,9 @@ def download(url: str, *, policy: Policy = Policy(), progress: Progress | None =
     name = file_name(body.url) or file_name(url)
     if _is_html(body):
         raise NotText(f"{body.url} sent an HTML page, not the rules text")
+    if _not_text(body.content_type):
+        shown = body.content_type.split(";")[0].strip()
+        raise NotText(f"{body.url} sent {shown}, not the rules text")
     return Download(url=body.url, name=name, data=body.data)
 
 
@@ -303,14 +316,22 @@ def _fetch(url: str, policy: Policy, progress: Progress | None) -> _Body:
     url = checked_url(url)
     attempts = policy.retries + 1
     last: RulesKbError = NetworkError(f"no attempt made to fetch {url}")
+    started = time.monotonic()
+    tried = 0
     for attempt in range(attempts):
+        left = policy.budget - (time.monotonic() - started)
         if attempt:
+            if policy.wait(attempt) >= left:
+                break  # no time left for another attempt
             time.sleep(policy.wait(attempt))
+            left -= policy.wait(attempt)
+        tried += 1
         try:
-            return _attempt(url, policy, progress)
+            # (an attempt's deadline never runs past what is left of the whole download)
+            return _attempt(url, replace(policy, deadline=min(policy.deadline, left)), progress)
         except _Retry as retry:
             last = retry.error
-    suffix = f" (tried {attempts} times)" if attempts > 1 else ""
+    suffix = f" (tried {tried} times)" if tried > 1 else ""
     raise type(last)(f"{last}{suffix}")
 
 
@@ -510,6 +531,22 @@ def _page_text(body: _Body) -> str:
         return body.data.decode(body.charset or "utf-8", errors="replace")
     except LookupError:  # a charset no codec knows
         return body.data.decode("utf-8", errors="replace")
+
+
+#: Media types that are never a rules text, whatever the bytes look like.
+_NOT_TEXT_TYPES = ("image/", "audio/", "video/", "font/", "model/", "multipart/")
+_NOT_TEXT_SUBTYPES = frozenset(
+    {"application/pdf", "application/zip", "application/gzip", "application/x-tar",
+     "application/x-7z-compressed", "application/vnd.rar", "application/json",
+     "application/javascript", "application/wasm"}
+)  # fmt: skip
+
+
+def _not_text(content_type: str) -> bool:
+    """Whether a Content-Type says the body is no text (text/*, octet-stream and a
+    missing type may all be a rules file)."""
+    media = content_type.split(";")[0].strip().lower()
+    return media.startswith(_NOT_TEXT_TYPES) or media in _NOT_TEXT_SUBTYPES
 
 
 def _is_html(body: _Body) -> bool:

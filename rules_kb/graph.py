@@ -154,7 +154,8 @@ def _for_xml(text: str) -> str:
 
 
 def _for_csv(text: str) -> str:
-    return _SURROGATE.sub(lambda match: visible(match.group()), text)
+    """A cell as CSV can carry it to any reader: control characters spelled as escapes."""
+    return visible(text)
 
 
 def _dot(graph: nx.DiGraph) -> str:

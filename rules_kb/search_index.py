@@ -472,6 +472,7 @@ def _write(
     try:
         for docnum in removed:
             writer.delete_document(docnum)
+        count = 0
         for count, document in enumerate(docs, 1):
             tokens = _lowered(document.text)  # analysed once, for the index and the words
             values, row = _fields(document, ordinals, _stems_of(tokens))
@@ -484,6 +485,8 @@ def _write(
                     words.update(_lowered(document.label))
             if count % 500 == 0:
                 tick(500)
+        if count % 500:
+            tick(count % 500)  # (the last, partial, batch)
     except BaseException:
         writer.cancel()
         raise

@@ -282,11 +282,16 @@ def test_hostile_json_keeps_every_character(hostile: nx.DiGraph) -> None:
 
 
 def test_hostile_csv_reads_back(hostile: nx.DiGraph) -> None:
+    """CSV goes to spreadsheets and terminals: its control characters are spelled as
+    escapes, the rest reads back as it was."""
+    from rules_kb.controls import CONTROLS, visible
+
     text = graph.export(hostile, "csv")
     text.encode("utf-8")
+    assert not CONTROLS.search(text)
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert [row["source"] for row in rows] == ["100.1", HOSTILE_TERM]
-    assert rows[0]["raw"] == "see rule\x07 100.2 | rule 100.2"
+    assert [row["source"] for row in rows] == ["100.1", visible(HOSTILE_TERM)]
+    assert rows[0]["raw"] == "see rule\\x07 100.2 | rule 100.2"
     assert {row["edition"] for row in rows} == {"2027-03-03"}
     assert [row["source_kind"] for row in rows] == ["rule", "glossary"]
     assert rows[0]["found_in"] == "rule | example"

@@ -280,3 +280,92 @@ def test_every_split_message_says_what_it_continues(all_editions_db: Path, args:
         first = message.split("\n", 1)[0]
         assert first.endswith(", continued*") or not message.startswith(" "), first
     assert all(len(message) <= 2000 for message in messages)
+
+
+# damage is never stored silently: UTF-16 out of byte alignment -----------------------------
+
+MODERN = Path(__file__).parent / "fixtures" / "modern.txt"
+
+
+def _read(data: bytes) -> tuple[list[tuple[Any, ...]], tuple[str, ...]]:
+    from rules_kb import pipeline
+    from tests.mutants import records
+
+    edition, decoded = pipeline.read_edition(data)
+    return records(edition), (*decoded.warnings, *edition.warnings)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("damage", ["insert", "delete"])
+def test_a_byte_inserted_or_lost_in_utf16_is_realigned_and_said(codec: str, damage: str) -> None:
+    import codecs
+    import random
+
+    from tests.mutants import changed
+
+    bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else codecs.BOM_UTF16_BE
+    clean = bom + MODERN.read_text("utf-8").encode(codec)
+    original, _ = _read(clean)
+    rng = random.Random(f"{codec}:{damage}")
+    for _ in range(25):
+        at = rng.randrange(len(clean) // 4, len(clean) - 20)
+        if damage == "insert":
+            data = clean[:at] + bytes([rng.randrange(256)]) + clean[at:]
+        else:
+            data = clean[:at] + clean[at + 1 :]
+        found, warnings = _read(data)
+        said = any("byte alignment broke" in w for w in warnings)
+        # the records around the damaged byte differ, and a warning says where; further
+        # only where the damage broke the structure (a lost line break before a heading)
+        assert changed(original, found) <= 3 or said, (at, changed(original, found))
+        if found != original:
+            assert said or any("U+FFFD" in w for w in warnings), warnings
+        # never the rest of the file read one byte out of place
+        assert not any("\u6100" <= ch <= "\u7aff" for item in found for ch in str(item))
+
+
+def test_utf16_out_of_alignment_everywhere_is_refused() -> None:
+    import codecs
+
+    from rules_kb import pipeline
+    from rules_kb.errors import NotText
+
+    clean = codecs.BOM_UTF16_LE + MODERN.read_text("utf-8").encode("utf-16-le")
+    data = bytearray(clean)
+    for at in range(len(data) - 200, 400, -150):  # a byte lost every 150 bytes
+        del data[at]
+    with pytest.raises(NotText, match="loses its byte alignment more than"):
+        pipeline.read_edition(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("less", "shown"),
+    [(None, "FRX"), ("", "FRX"), ("  ", "FRX"), ("FX", "FXR"), ("-i", "-i -R"), ("-Ri", "-Ri")],
+)
+def test_the_pager_always_shows_colours_as_colours(less: str | None, shown: str) -> None:
+    from rules_kb.cli.output import pager_environment
+
+    environ = {} if less is None else {"LESS": less}
+    assert pager_environment(environ)["LESS"] == shown
+
+
+def test_long_work_says_each_stage_outside_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rules_kb.cli import progress
+
+    clock = [100.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    advance = progress.bars()("rule pages", 3000)  # (stderr is no terminal here)
+    for _ in range(30):
+        clock[0] += 1.0
+        advance(100, "")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[:2] == [
+        "rules-kb: rule pages: 1,000 of 3,000…",
+        "rules-kb: rule pages: 2,000 of 3,000…",
+    ]
+    assert lines[-1] == "rules-kb: rule pages: 3,000 in 30.0 s"
+    quick = progress.bars()("indexing", 500)
+    quick(500, "")  # quick work says nothing: its errors stay one line
+    assert capsys.readouterr().err == ""

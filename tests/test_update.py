@@ -161,6 +161,8 @@ def _routes(base: str) -> dict[str, Route]:
         "/to-bad-port.txt": redirect("http://127.0.0.1:99999/oldest.txt"),
         "/to-oldest.txt": redirect("/oldest.txt"),
         "/odd-charset": lambda h: h.send(_page("/oldest.txt"), "text/html; charset=no-such-codec"),
+        "/as-image.txt": lambda h: h.send(oldest, "image/png"),
+        "/as-bytes.txt": lambda h: h.send(oldest, "application/octet-stream"),
     }
 
 
@@ -587,3 +589,23 @@ def test_a_parse_failure_in_a_download_keeps_its_details() -> None:
         fetch.read(got)
     assert str(caught.value).startswith("cr.txt: the rules could not be parsed:")
     assert (caught.value.line, caught.value.column) == (7, 1) and caught.value.details
+
+
+def test_a_body_served_as_an_image_is_refused_whatever_its_bytes(site: str) -> None:
+    from rules_kb.errors import NotText
+
+    with pytest.raises(NotText, match="sent image/png, not the rules text"):
+        fetch.download(f"{site}/as-image.txt", policy=QUICK)
+    # octet-stream is how many servers send a .txt file: its bytes decide
+    assert fetch.download(f"{site}/as-bytes.txt", policy=QUICK).data == OLDEST.read_bytes()
+
+
+def test_the_whole_download_has_a_budget_retries_included(site: str) -> None:
+    before = Handler.hits["/trickle.txt"]
+    policy = fetch.Policy(timeout=1.0, retries=5, backoff=0.0, deadline=0.3, total=0.5)
+    started = time.monotonic()
+    with pytest.raises(NetworkError):
+        fetch.download(f"{site}/trickle.txt", policy=policy)
+    assert time.monotonic() - started < 1.5
+    assert Handler.hits["/trickle.txt"] - before < 6  # not all six attempts of 0.3 s
+    assert fetch.Policy().budget == 180.0  # the defaults give up after three minutes

@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from rules_kb.controls import visible
@@ -51,6 +51,18 @@ _PAGER_ENV = {"LESS": "FRX", "LV": "-c"}
 UNWRAPPED = 1 << 20
 #: The width of a table in a pipe that does not wrap.
 TABLE_COLUMNS = 80
+
+
+def pager_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The pager's environment: `less -FRX` unless $LESS says otherwise, and always with
+    R (raw colour codes), or the styles show as `ESC[1m`; an empty $LESS says nothing."""
+    env = dict(environ)
+    for name, default in _PAGER_ENV.items():
+        if not env.get(name, "").strip():
+            env[name] = default
+    if "R" not in env["LESS"] and "-r" not in env["LESS"]:
+        env["LESS"] = env["LESS"] + ("R" if not env["LESS"].startswith("-") else " -R")
+    return env
 
 
 def emphasis(text: str, style: str = "") -> list[Span]:
@@ -185,7 +197,7 @@ class Screen:
         import shlex
         import subprocess  # only a terminal's pager needs these: a pipe never loads them
 
-        env = {**_PAGER_ENV, **os.environ}
+        env = pager_environment(os.environ)
         try:
             pager = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, env=env)
         except (OSError, ValueError):

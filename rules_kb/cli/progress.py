@@ -1,22 +1,55 @@
-"""Progress bars on stderr for the core's long work, shown only when stderr is a terminal."""
+"""Progress on stderr for the core's long work: bars on a terminal, a line per stage
+otherwise (a build that takes minutes in a log or a CI job is not silent until it ends)."""
 
 from __future__ import annotations
 
 import atexit
 import sys
+import time
 
-from rules_kb.progress import Advance, Progress, silent
+from rules_kb.progress import Advance, Progress
 
 #: Tasks with fewer items than this finish too fast to need a bar.
 SMALL = 2
 
 
+#: Outside a terminal, a task says how far it is every EVERY seconds, and that it is done
+#: when it took LONG seconds or more: quick work (and its one-line errors) stays quiet.
+EVERY = 10.0
+LONG = 2.0
+
+
 def bars() -> Progress:
-    """A progress callback that draws one transient bar per task (rich, imported only when
-    stderr is a terminal)."""
+    """A progress callback that draws one transient bar per task on a terminal (rich,
+    imported only then), and otherwise writes a line for each long task (see _stage)."""
     if not sys.stderr.isatty():
-        return silent
+        return _stage
     return _start
+
+
+def _stage(label: str, total: int) -> Advance:
+    """Lines for a log: how far a task is, every EVERY seconds, and its time at the end
+    when it took LONG seconds or more."""
+    if total < SMALL:
+        return lambda _count, _note: None
+    started = time.monotonic()
+    said = [started]
+    done = [0]
+    shown = _printable(label)
+
+    def advance(count: int, _note: str) -> None:
+        done[0] += count
+        now = time.monotonic()
+        if done[0] >= total and count:
+            if now - started >= LONG:
+                sys.stderr.write(f"rules-kb: {shown}: {total:,} in {now - started:.1f} s\n")
+                sys.stderr.flush()
+        elif now - said[0] >= EVERY:
+            said[0] = now
+            sys.stderr.write(f"rules-kb: {shown}: {done[0]:,} of {total:,}…\n")
+            sys.stderr.flush()
+
+    return advance
 
 
 def _start(label: str, total: int) -> Advance:

@@ -91,8 +91,23 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        finalize=_shown,
     )
     return env
+
+
+def _shown(value: Any) -> Any:
+    """Every value a template prints, with control characters spelled as escapes
+    (`\\x1b`): a damaged text's ESC or BEL never reaches a page, a title or an
+    attribute, whatever the template does with it."""
+    from markupsafe import Markup
+
+    from rules_kb.controls import has_controls, visible
+
+    if isinstance(value, str) and has_controls(value):
+        shown = visible(value)
+        return Markup(shown) if isinstance(value, Markup) else shown
+    return value
 
 
 def build(

@@ -21,6 +21,7 @@ from rules_kb.cli.base import (
     knowledge_base,
     screen,
 )
+from rules_kb.controls import visible
 
 TypographyOption = Annotated[
     bool,
@@ -237,7 +238,9 @@ def cite(
             else:
                 import sys
 
-                sys.stdout.write(report.fixed)
+                # (the document itself, byte for byte, except on a terminal)
+                fixed = report.fixed
+                sys.stdout.write(visible(fixed) if sys.stdout.isatty() else fixed)
     elif json_out:
         from rules_kb.cli.output import json_out as print_json
 
