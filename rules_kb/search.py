@@ -31,6 +31,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -268,7 +269,13 @@ class Engine:
         self.reader: Reader = self.searcher.reader()
         self.lock = threading.Lock()
         self.leaves: list[tuple[Reader, int]] = list(self.reader.leaf_readers())
-        self.filters = read_filters(folder, self.reader) or filters_from_index(folder, self.reader)
+        try:
+            self.filters = read_filters(folder, self.reader) or filters_from_index(
+                folder, self.reader
+            )
+        except Exception as error:  # (whoosh's reader fails in many ways on files replaced)
+            self.searcher.close()
+            raise IndexChanging(f"the search index at {folder} changed while opening") from error
         self._bases: dict[Filters, set[int] | None] = {}
         self._lexicons: dict[str, list[str]] = {}
         self._books: dict[str, Any] = {}
@@ -967,12 +974,24 @@ def answer(
     caller's, or one begun here)."""
     refuse_early(text)
     with reading(conn):
-        for _attempt in range(3):
+        for attempt in range(ATTEMPTS):
             ensure_index(conn, folder, progress=progress)
-            results = search(conn, folder, text, filters, limit=limit)
+            try:
+                results = search(conn, folder, text, filters, limit=limit)
+            except IndexChanging:
+                time.sleep(0.05 * 2**attempt)  # an update of the index is being swapped in
+                continue
             if is_fresh(conn, folder):
                 return results
     raise SearchIndexError("the database kept changing during the search; try again")
+
+
+class IndexChanging(SearchIndexError):
+    """The index's files changed under a reader opening them (an update swapped them in)."""
+
+
+#: Searches tried while the database or its index keeps changing.
+ATTEMPTS = 5
 
 
 # answering questions ---------------------------------------------------------------
