@@ -257,7 +257,10 @@ def test_every_global_flag_works_after_the_command(all_editions_db: Path, args: 
         assert done.returncode == 0, (args, flag, done.stderr)
 
 
-def test_tables_fit_80_columns_in_a_pipe(all_editions_db: Path, tmp_path: Path) -> None:
+def test_tables_fit_80_columns_in_a_pipe(
+    all_editions_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # (a pipe that says nothing of its width)
     shown = ok_cli("editions", "--db", all_editions_db).stdout
     assert max(len(line) for line in shown.splitlines()) <= 80
     long_name = tmp_path / ("a-very-long-file-name-for-an-edition-" * 3 + ".txt")
