@@ -80,6 +80,9 @@ _TOKEN = re.compile(
 _SYNTAX_WORD = re.compile(r"(?<![\w'])[A-Za-z]{2,}[A-Za-z0-9]*(?:\*|~\d*(?:/\d+)?)(?=\s|$|\))")
 _INNER_WILDCARD = re.compile(r"[A-Za-z]\?[A-Za-z]")
 _PHRASE = re.compile(r'"([^"]+)"')
+#: A plain query of this many words or more that does not end as a sentence does is read
+#: as a described situation, a question.
+SITUATION_WORDS = 6
 #: The most words of a question that count: a pasted paragraph is read by its first ones.
 MAX_QUESTION_WORDS = 40
 
@@ -122,13 +125,19 @@ def plain_text(text: str) -> str:
 
 def is_question(text: str) -> bool:
     """Whether a plain query reads as a question rather than words to look up: it asks
-    ("does deathtouch work with trample?", "trample?"). A described situation without a
-    question mark ("target sacrificed in response, does it fizzle") is searched for
-    first, and answered as a question when no text has all of its words."""
+    ("does deathtouch work with trample?", "trample?", a "?" ending a sentence in it), or
+    it describes a situation in six words or more without ending as a sentence copied
+    from the rules would. Any other plain query is searched for first, and answered as a
+    question when no text has all of its words."""
     found = tokens(text)
     if not found:
         return False
-    return text.rstrip().endswith("?") or found[0] in _ASKING
+    if "?" in text.rstrip()[-1:] or "? " in text or found[0] in _ASKING:
+        return True
+    # a situation described in words ("cast Lightning Bolt on a creature with hexproof"),
+    # not a sentence copied from the rules (which ends with a full stop or a colon)
+    sentence_end = text.rstrip().endswith((".", ":", '"', ")"))
+    return len(set(found)) >= SITUATION_WORDS and not sentence_end
 
 
 # the vocabulary -----------------------------------------------------------------------

@@ -83,6 +83,10 @@ def test_shouted_questions_are_not_operators() -> None:
         ("trample?", True),
         ("can I respond to a mana ability", True),
         ("Any instructions to do so are ignored.", False),
+        ("with Spirit of the Labyrinth out, can I? the draw is replaced", True),
+        ("cast Lightning Bolt on a creature with hexproof", True),  # a situation described
+        ("ten or more poison counters", False),
+        ("damage player " * 20, False),  # (a paste of two words is no situation)
     ],
 )
 def test_questions_are_told_from_keywords(query: str, question: bool) -> None:
@@ -180,6 +184,14 @@ def test_the_subrule_that_answers_beats_its_heading(kb: Any) -> None:
     assert found[0] == "702.11b" and "702.11" not in found[:3]
     found = ranked(kb, "does an indestructible creature die at 0 toughness?")
     assert "704.5f" in found[:3]
+
+
+def test_a_situation_described_without_a_question_mark_is_answered(kb: Any) -> None:
+    for question in (
+        "can I cast Lightning Bolt on a creature with hexproof?",
+        "cast Lightning Bolt on a creature with hexproof",
+    ):
+        assert "702.11b" in ranked(kb, question)[:3], question
 
 
 def test_a_question_is_answered_by_rules_before_definitions(kb: Any) -> None:
