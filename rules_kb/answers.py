@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -409,6 +409,16 @@ def family(key: str) -> str:
     return _keyword_rule(key)
 
 
+def asked_stems(asked: Sequence[Concept]) -> Iterator[tuple[str, float, float]]:
+    """Every stem of the question's concepts: (stem, its concept's weight, its share: 1 for
+    the words as typed, EXPANSION for the concept's other words)."""
+    for concept in asked:
+        for at, form in enumerate(concept.forms):
+            share = 1.0 if at == 0 else EXPANSION
+            for part in form:
+                yield part, concept.weight, share
+
+
 class Relevance:
     """BM25 of a text for a question's words: each concept's stems, weighted as the
     concept (a word of the vocabulary's `means` at EXPANSION of it)."""
@@ -419,15 +429,10 @@ class Relevance:
         self, asked: Sequence[Concept], frequency: Callable[[str], int], documents: int
     ) -> None:
         self.weights: dict[str, float] = {}
-        for concept in asked:
-            for at, form in enumerate(concept.forms):
-                share = 1.0 if at == 0 else EXPANSION
-                for part in form:
-                    idf = math.log(
-                        1 + (documents - frequency(part) + 0.5) / (frequency(part) + 0.5)
-                    )
-                    weight = share * max(0.0, idf)
-                    self.weights[part] = max(self.weights.get(part, 0.0), weight)
+        for part, _weight, share in asked_stems(asked):
+            idf = math.log(1 + (documents - frequency(part) + 0.5) / (frequency(part) + 0.5))
+            weight = share * max(0.0, idf)
+            self.weights[part] = max(self.weights.get(part, 0.0), weight)
 
     def __call__(self, text_stems: Sequence[str]) -> float:
         if not text_stems:

@@ -307,12 +307,11 @@ class KnowledgeBase:
         numbers = [item.number for item in answers if item.kind == "rule"]
         see: dict[str, None] = {}
         with self._snapshot() as reader:
-            if numbers:
-                best = reader.rule(numbers[0], day)
-                if best.parent and best.parent not in numbers:
-                    see[best.parent] = None
-            for number in numbers[:3]:
-                for cited in reader.rule(number, day).cites:
+            read = [reader.rule(number, day) for number in numbers[:3]]  # each read once
+            if read and read[0].parent and read[0].parent not in numbers:
+                see[read[0].parent] = None
+            for record in read:
+                for cited in record.cites:
                     if cited not in numbers:
                         see[cited] = None
         return Answer(question, day, found.recognised, answers, tuple(see)[:SEE_ALSO])

@@ -418,11 +418,8 @@ class Engine:
         from rules_kb import answers
 
         words: dict[str, float] = {}
-        for concept in asked:
-            for at, form in enumerate(concept.forms):
-                weight = concept.weight * (1.0 if at == 0 else answers.EXPANSION)
-                for part in form:
-                    words[part] = max(words.get(part, 0.0), weight)
+        for part, weight, share in answers.asked_stems(asked):
+            words[part] = max(words.get(part, 0.0), weight * share)
         # Common words ("creature") would bring in thousands of documents; they still
         # count in the ranking.
         rare = [word for word in sorted(words, key=self._frequency) if self._frequency(word)]

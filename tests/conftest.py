@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -101,3 +101,16 @@ def downgrade(db: Database, version: int) -> None:
     for table in later:
         db.execute(f"DROP TABLE {table}")
     db.execute(f"PRAGMA user_version = {version}")
+
+
+def mcp_server_params(db: Path) -> Any:
+    """How the MCP SDK's stdio client starts `rules-kb mcp` on a database."""
+    import os
+    import sys
+
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "rules_kb", "--db", str(db), "mcp"],
+        env={**os.environ, "RULES_KB_DB": str(db)},
+    )  # fmt: skip

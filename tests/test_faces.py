@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ok_cli, run_cli
+from tests.conftest import mcp_server_params, ok_cli, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,13 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def _talk(db: Path) -> dict[str, Any]:
-    from mcp import ClientSession, StdioServerParameters
+    from mcp import ClientSession
     from mcp.client.stdio import stdio_client
 
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "rules_kb", "--db", str(db), "mcp"],
-        env={**os.environ, "RULES_KB_DB": str(db)},
-    )  # fmt: skip
+    params = mcp_server_params(db)
     found: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -20,7 +20,7 @@ import pytest
 from rules_kb import bounds
 from rules_kb.errors import TooLong
 from rules_kb.mcp_server import MAX_ANSWER, paged
-from tests.conftest import SHARED, ok_cli, run_cli
+from tests.conftest import SHARED, mcp_server_params, ok_cli, run_cli
 
 # bounds, on every way in --------------------------------------------------------------------
 
@@ -176,13 +176,10 @@ def test_paged_cuts_between_records_and_says_what_comes_next() -> None:
 
 
 async def _mcp(db: Path) -> dict[str, Any]:
-    from mcp import ClientSession, StdioServerParameters
+    from mcp import ClientSession
     from mcp.client.stdio import stdio_client
 
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "rules_kb", "--db", str(db), "mcp"],
-        env={**os.environ, "RULES_KB_DB": str(db)},
-    )  # fmt: skip
+    params = mcp_server_params(db)
     found: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
