@@ -222,6 +222,63 @@ def _glossary_quality(library: Library) -> tuple[float, float, int]:
     return correct / (correct + false), correct / len(spec["pairs"]), labels
 
 
+def labelled(db: Path) -> str:
+    """The stored lineage on the stratified labelled steps (tests/fixtures/lineage/),
+    counterparts and statuses, by stratum, against the targets."""
+    from tests.lineage_labels import score, steps
+    from tests.test_lineage_labels import _answer
+
+    reader = Reader(db)
+    library = Library(reader)
+    scores, wrong = score(steps(), lambda step: _answer(library, step))
+    rows = []
+    for name in ["all", *sorted(k for k in scores if k != "all")]:
+        found = scores[name]
+        target = 0.99 if name == "all" else 0.97
+        met = min(found.precision, found.recall) >= target
+        rows.append(
+            [
+                f"**{name}**" if name == "all" else name,
+                found.steps,
+                f"{found.precision:.3f}",
+                f"{found.recall:.3f}",
+                f"{found.status_share:.3f}",
+                f"≥ {target}",
+                verdict(met),
+            ]
+        )
+    headers = ["stratum", "steps", "counterpart P", "counterpart R", "status right",
+               "target P, R", "met"]  # fmt: skip
+    lines = [table(headers, rows), "", f"{len(wrong)} steps answered otherwise than labelled."]
+    return "\n".join(lines)
+
+
+def chain_table(db: Path) -> str:
+    """The historians' chains, followed through the stored lineage."""
+    from rules_kb.history import Lineage
+    from tests.lineage_labels import chains, segments
+
+    reader = Reader(db)
+    lineage = Lineage(reader)
+    date_of = {reader.edition_id(day): day for day in reader.dates()}
+    rows = []
+    for chain in chains():
+        seq = (
+            lineage.rule_seq(chain.key, chain.edition)
+            if chain.kind == "rule"
+            else lineage.term_seq(chain.key, chain.edition)
+        )
+        kind = "rule" if chain.kind == "rule" else "glossary"
+        line = lineage.line(kind, chain.edition, seq) if seq is not None else []
+        first = chain.segments[0][0] if chain.forward else reader.dates()[0]
+        ours = segments(
+            [(date_of[n.edition_id], n.key) for n in line], first, chain.segments[-1][1]
+        )
+        shown = " ← ".join(key for _, _, key in reversed(chain.segments))
+        rows.append([chain.name, shown, verdict(ours == chain.segments)])
+    return table(["chain", "labelled (newest first)", "stored lineage agrees"], rows)
+
+
 def storage(db: Path) -> str:
     import sqlite3
 
@@ -265,7 +322,11 @@ def main() -> None:
     print(histories(options.db, options.seed))
     print("\n#### Diffs, where and cite (fresh processes, best of 3)\n")
     print(commands(options.db))
-    print("\n#### Alignment quality on the hand-labelled pairs (precision / recall)\n")
+    print("\n#### Lineage on the stratified labelled steps (tests/fixtures/lineage/)\n")
+    print(labelled(options.db))
+    print("\n#### The historians' chains\n")
+    print(chain_table(options.db))
+    print("\n#### Alignment quality on the earlier hand-labelled pairs (precision / recall)\n")
     print(quality(options.db))
     print("\n#### Storage\n")
     print(storage(options.db))

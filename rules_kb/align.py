@@ -18,8 +18,17 @@ Passes, cheapest first; each works on what the previous ones left:
    under the counterpart of the old parent, with a one-to-one assignment that
    maximises the total score (the Hungarian method, scipy's linear_sum_assignment),
    never greedy first matches. A rule (not a heading) that keeps its number and its
-   parent is the same rule however much it was rewritten, unless a better counterpart
-   exists elsewhere: the assignment prefers the better total.
+   parent is the same rule when it was rewritten but still shares words with its old
+   self, unless a better counterpart exists elsewhere: the assignment prefers the better
+   total. A subrule whose parent's line is known and that keeps its letters under it
+   follows it on less likeness (a keyword's definition rewritten, "triggered" ->
+   "static", follows its keyword);
+6. splits and merges: a record left new whose words are almost all those of one old
+   record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
+   draw clause becomes 420.5g); the old record's line continues in the part that keeps
+   its number, else its first part. An old record left over whose words are almost all
+   in one new record was merged into it. An old record left over with no part yet
+   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -30,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -69,6 +78,33 @@ BASELINE = 0.3
 """Subtracted from the score of every acceptable pair before the assignment."""
 MINIMUM_GAIN = 0.001
 """What a pair accepted below the baseline (a rule rewritten in place) still scores."""
+ACCEPT_FOLLOW = 0.3
+"""Similarity at which a subrule that keeps its letters under its parent's counterpart
+follows it (a keyword's definition rewritten)."""
+ACCEPT_KEPT = 0.15
+"""Similarity below which a kept number and parent do not make two rules the same."""
+SPLIT_CONTAINED = 0.8
+"""Share of a record's distinct words found in another for it to be a part of it."""
+MERGE_CONTAINED = 0.7
+"""The same, for an old record merged into a new one that continues another (the words
+it brought must be new there, which is asked apart)."""
+SPLIT_CONTAINED_ALONE = 0.7
+"""The same, for a part of a record that has no counterpart otherwise."""
+SPLIT_WORDS = 8
+"""Distinct words a record needs before its words say where it came from."""
+ALONE_WORDS = 15
+"""Distinct words a record left alone needs to be paired by its words alone."""
+NAMESAKE_MARGIN = 0.05
+"""How much more of a part's words another source may hold than the old rule whose
+number it keeps, for it still to be a part of that rule."""
+PLACED_BONUS = 0.15
+"""What standing under the counterpart of a part's parent adds to a source's rank."""
+SPLIT_MARGIN = 0.1
+"""How much better than the next candidate the source of a part must be."""
+SPLIT_CARRIES = 3
+SPLIT_CARRIES_SHARE = 0.2
+"""A part must hold this many (and this share) of the words its source's counterpart
+lost (or, merged, of the words its new home gained)."""
 SAME_NUMBER_BONUS = 0.12
 SAME_PARENT_BONUS = 0.08
 SAME_LETTERS_BONUS = 0.03
@@ -98,6 +134,12 @@ class Alignment:
     """Old indices with no counterpart."""
     added: tuple[int, ...]
     """New indices with no counterpart."""
+    split: tuple[tuple[int, int], ...] = ()
+    """(old index, new index): the new record was split off the old one, whose line
+    continues in its own counterpart (in `pairs`)."""
+    merged: tuple[tuple[int, int], ...] = ()
+    """(old index, new index): the old record was merged into the new one, whose line
+    continues another old record (in `pairs`)."""
 
     def key_map(self, old: Sequence[Item], new: Sequence[Item]) -> dict[str, str]:
         """Old key -> new key for every pair (the number mapping of the alignment)."""
@@ -169,18 +211,52 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
         [i for i in range(len(old)) if i not in pairs],
         [j for j in range(len(new)) if j not in used],
     )
-    if left.old and left.new:
-        raw = load_texts([old[i].text_id for i in left.old] + [new[j].text_id for j in left.new])
-        wording = {text_id: key(text) for text_id, text in raw.items()}
-        _same_key(old, new, pairs, left.update(pairs), wording)
-        _renamed(old, new, pairs, left.update(pairs))
-        _unique_wording(old, new, pairs, left.update(pairs), wording)
-        if left.update(pairs).old and left.new:
-            texts = {text_id: normalise(text) for text_id, text in raw.items()}
-            _unique_wording(old, new, pairs, left.update(pairs), texts, shortest=SHORT)
-            titles = {text_id for text_id, text in raw.items() if is_title(text)}
-            _fuzzy(old, new, pairs, left.update(pairs), texts, titles)
-    return _result(len(old), len(new), pairs)
+    if not left.old and not left.new:
+        return _result(len(old), len(new), pairs)
+    raw = load_texts([old[i].text_id for i in left.old] + [new[j].text_id for j in left.new])
+    wording = {text_id: key(text) for text_id, text in raw.items()}
+    _same_key(old, new, pairs, left.update(pairs), wording)
+    # What is not the same text under the same number: where parts can come from.
+    reworded = _Left(list(left.update(pairs).old), list(left.new))
+    _renamed(old, new, pairs, left.update(pairs))
+    _unique_wording(old, new, pairs, left.update(pairs), wording)
+    texts = _Normalised(raw)
+    titles = _Titles(raw)
+    if left.update(pairs).old and left.new:
+        _unique_wording(old, new, pairs, left.update(pairs), texts, shortest=SHORT)
+        _renamed_headings(old, new, pairs, left.update(pairs))
+        _fuzzy(old, new, pairs, left.update(pairs), texts, titles)
+    split, merged = _parts(old, new, pairs, left.update(pairs), reworded, texts, titles)
+    split.update(_stubs(old, new, pairs, reworded, texts))
+    return _result(len(old), len(new), pairs, split, merged)
+
+
+class _Normalised(dict[int, str]):
+    """Normalised texts by id, each normalised when first asked for (most editions leave
+    few records to the passes that read them)."""
+
+    def __init__(self, raw: Mapping[int, str]) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def __missing__(self, text_id: int) -> str:
+        self[text_id] = found = normalise(self.raw[text_id])
+        return found
+
+
+class _Titles:
+    """Whether a text (by id) is a title, decided when first asked."""
+
+    def __init__(self, raw: Mapping[int, str]) -> None:
+        self.raw = raw
+        self.known: dict[int, bool] = {}
+
+    def __contains__(self, text_id: object) -> bool:
+        assert isinstance(text_id, int)
+        found = self.known.get(text_id)
+        if found is None:
+            found = self.known[text_id] = is_title(self.raw[text_id])
+        return found
 
 
 @dataclass(slots=True)
@@ -257,6 +333,34 @@ def _unique_wording(
             pairs[i] = new_of[text]
 
 
+def _renamed_headings(
+    old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], left: _Left
+) -> None:
+    """A section or chapter renamed is the heading its records now stand under: when most
+    of an old heading's paired records (at least two) stand under one new heading of its
+    kind that is left over, the two are one heading renamed ("The Game" -> "Game
+    Concepts", section 1 of 2009-10-01)."""
+    group = left.of(old, new, LEVELS[0])
+    if not group.old or not group.new:
+        return
+    free = {new[j].key: j for j in group.new}
+    wanted = {old[i].key: i for i in group.old}
+    votes: dict[str, Counter[str]] = {}
+    for i, j in pairs.items():
+        parent = old[i].parent
+        if parent in wanted and new[j].parent in free:
+            votes.setdefault(parent, Counter())[new[j].parent] += 1  # type: ignore[index]
+    children = Counter(item.parent for item in old if item.parent in wanted)
+    taken = set(pairs.values())
+    for key_, counter in votes.items():
+        ((target, count),) = counter.most_common(1)
+        i, j = wanted[key_], free[target]
+        majority = count >= 2 and count > children[key_] / 2
+        if majority and old[i].kind == new[j].kind and j not in taken:
+            pairs[i] = j
+            taken.add(j)
+
+
 def _renamed(old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], left: _Left) -> None:
     """Glossary entries sharing a name with exactly one leftover on the other side
     ("Kicker" -> "Kicker, Kicked", "Mana Burn" -> "Mana Burn (Obsolete)", "Comes into
@@ -316,7 +420,7 @@ def _fuzzy(
     pairs: dict[int, int],
     left: _Left,
     texts: Mapping[int, str],
-    titles: frozenset[int] | set[int],
+    titles: Container[int],
 ) -> None:
     """Assign the leftovers level by level. A level is assigned twice: the first round's
     pairs tell the second which parents correspond (a subrule's rule is in its level)."""
@@ -366,11 +470,15 @@ def _assign(
     acceptable = np.where(
         short,
         (similarity >= ACCEPT_SHORT) | ((similarity >= ACCEPT) & same_number),
-        (similarity >= ACCEPT) | ((similarity >= ACCEPT_IN_PLACE) & (same_number | same_parent)),
+        (similarity >= ACCEPT)
+        | ((similarity >= ACCEPT_IN_PLACE) & (same_number | same_parent))
+        | ((similarity >= ACCEPT_FOLLOW) & same_parent & same_letters),
     )
-    # A rule that keeps its number and its parent is the same rule, however rewritten;
-    # titles are not (a keyword replaced by another at its number keeps nothing).
-    acceptable |= same_number & same_parent & sentences
+    # A rule that keeps its number and its parent is the same rule though rewritten, as
+    # long as it shares some words with its old self: a kept number alone is not enough
+    # (214.4 of 2003-07-01 says something else than 214.4 said); titles never are (a
+    # keyword replaced by another at its number keeps nothing).
+    acceptable |= same_number & same_parent & sentences & (similarity >= ACCEPT_KEPT)
     score = (
         similarity
         + SAME_NUMBER_BONUS * same_number
@@ -521,13 +629,285 @@ def _context(
     return same_number, same_parent, same_letters
 
 
-def _result(old_count: int, new_count: int, pairs: dict[int, int]) -> Alignment:
+def _parts(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: _Left,
+    reworded: _Left,
+    texts: Mapping[int, str],
+    titles: Container[int],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Splits and merges among the rules left over: (split: new -> old, merged: old ->
+    new). May re-pair a split record with the part that keeps its number, or pair a
+    record left over with its first part. A part's source, or a merge's target, is among
+    the `reworded` records (a record printed again as it was lost nothing to a part)."""
+    group = left.of(old, new, LEVELS[1])
+    split: dict[int, int] = {}
+    merged: dict[int, int] = {}
+    if not group.old and not group.new:
+        return split, merged
+    sources = reworded.of(old, new, LEVELS[1]).old
+    targets = reworded.of(old, new, LEVELS[1]).new
+
+    def words(item: Item) -> tuple[int, ...]:
+        return () if item.text_id in titles else _word_ids(texts[item.text_id])
+
+    import numpy as np
+
+    new_of = {i: j for i, j in pairs.items()}
+    old_of = {j: i for i, j in pairs.items()}
+    # Old number -> new number of the pairs: where an old parent stands now.
+    new_key = {old[i].key: new[j].key for i, j in pairs.items()}
+    # Parts: new records left over, each from the one old rule holding its words.
+    parts = [j for j in group.new if len(words(new[j])) >= SPLIT_WORDS]
+    found: dict[int, list[int]] = {}
+    # A short part keeping its old number and all of whose words its old namesake had
+    # ("Lifelink is a static ability." left at 702.13a in 2010-02-01, the rest moved on).
+    namesakes = {old[i].key: i for i in sources}
+    namesake_parts: set[int] = set()
+    candidates = [j for j in group.new if new[j].key in namesakes and words(new[j])]
+    if candidates and sources:
+        # Each part's share of words in every source: its namesake must hold it best.
+        shares, _ = _contained(
+            [words(new[j]) for j in candidates], [words(old[i]) for i in sources]
+        )
+        place = {i: column for column, i in enumerate(sources)}
+        for row, j in enumerate(candidates):
+            i = namesakes[new[j].key]
+            share = float(shares[row, place[i]])
+            least = 1.0 if len(words(new[j])) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE
+            if share >= least and share >= float(shares[row].max()) - NAMESAKE_MARGIN:
+                found.setdefault(i, []).append(j)
+                namesake_parts.add(j)
+    if parts and sources:
+        contained, covered = _contained(
+            [words(new[j]) for j in parts], [words(old[i]) for i in sources]
+        )
+        source_parents = np.array([new_key.get(old[i].parent or "", "\0") for i in sources])
+        for row, j in enumerate(parts):
+            if j in namesake_parts:
+                continue
+            placed = source_parents == (new[j].parent or "\1")
+            source = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
+            if source is None:
+                continue
+            i = sources[source]
+            if i in new_of and contained[row, source] < SPLIT_CONTAINED:
+                continue  # a source with a counterpart already needs more
+            found.setdefault(i, []).append(j)
+    if found:
+        for i, pieces in found.items():
+            kept = new_of.get(i)
+            if kept is not None:
+                # A part holds what the old rule's counterpart lost, not what it kept.
+                lost = set(words(old[i])) - set(words(new[kept]))
+                pieces = [j for j in pieces if j in namesake_parts or _carries(words(new[j]), lost)]
+                if not pieces:
+                    continue
+            if kept is None:
+                # No counterpart yet: it continues in the part keeping its number, else
+                # in its first part (only a long rule: short ones are boilerplate the
+                # fuzzy pass judged already, "Multiple instances of X are redundant").
+                long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
+                if not long:
+                    continue
+                kept = next((j for j in long if new[j].key == old[i].key), min(long))
+                pairs[i] = kept
+                new_of[i], old_of[kept] = kept, i
+            elif new[kept].key != old[i].key:
+                # The core is the part keeping the number, else the first part.
+                same = [j for j in pieces if new[j].key == old[i].key]
+                core = same[0] if same else min(pieces)
+                if same or core < kept:
+                    pieces = [*pieces, kept]
+                    pieces.remove(core)
+                    pairs[i] = core
+                    del old_of[kept]
+                    new_of[i], old_of[core] = core, i
+                    kept = core
+            for j in pieces:
+                if j != kept:
+                    split[j] = i
+    # Merges into a record keeping the number of an old one left over, whose words it all
+    # holds: that old record is the core, the one paired with it so far was merged in.
+    targets_by_key = {new[j].key: j for j in targets}
+    for i in group.old:
+        home = targets_by_key.get(old[i].key)
+        own = words(old[i])
+        if i in pairs or home is None or home in split or not own:
+            continue
+        holds = set(words(new[home]))
+        share = sum(1 for word in own if word in holds) / len(own)
+        if share < (1.0 if len(own) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE):
+            continue
+        other = old_of.get(home)
+        if other is not None:
+            if old[other].key == new[home].key:
+                continue
+            del pairs[other]
+            del new_of[other]
+            merged[other] = home
+        pairs[i] = home
+        new_of[i], old_of[home] = home, i
+    # Merges: old records left over, each into the one new rule holding its words.
+    absorbed = [i for i in group.old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
+    if absorbed and targets:
+        contained, covered = _contained(
+            [words(old[i]) for i in absorbed], [words(new[j]) for j in targets]
+        )
+        target_parents = np.array([new[j].parent or "\1" for j in targets])
+        for row, i in enumerate(absorbed):
+            placed = target_parents == new_key.get(old[i].parent or "", "\0")
+            target = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
+            if target is None:
+                continue
+            j = targets[target]
+            if j in old_of and contained[row, target] < MERGE_CONTAINED:
+                continue  # a target with a counterpart already needs more
+            if j in split:
+                continue
+            if j in old_of:
+                # The merged rule brought words its new home did not have.
+                gained = set(words(new[j])) - set(words(old[old_of[j]]))
+                if _carries(words(old[i]), gained):
+                    merged[i] = j
+            elif len(words(old[i])) >= ALONE_WORDS:
+                pairs[i] = j
+                new_of[i], old_of[j] = j, i
+    return split, merged
+
+
+def _stubs(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    reworded: _Left,
+    texts: Mapping[int, str],
+) -> dict[int, int]:
+    """Glossary renames that leave an "(Obsolete)" stub ("Totem Armor" -> "Umbra Armor"
+    and "Totem Armor (Obsolete)"): the name pass paired the old entry with its stub; the
+    entry carrying the old definition continues it, and the stub was split off it.
+    Returns the stubs (new index -> old index)."""
+    group = reworded.of(old, new, GLOSSARY)
+    stubs = {
+        i: j
+        for i, j in pairs.items()
+        if j in group.new
+        and _OBSOLETE in new[j].key.lower()
+        and _OBSOLETE not in old[i].key.lower()
+    }
+    if not stubs:
+        return {}
+    candidates = [j for j in group.new if _OBSOLETE not in new[j].key.lower()]
+    if not candidates:
+        return {}
+    olds = list(stubs)
+    similarity = _similarity(
+        [texts[old[i].text_id] for i in olds], [texts[new[j].text_id] for j in candidates]
+    )
+    owner = {j: i for i, j in pairs.items()}
+    split: dict[int, int] = {}
+    for row, i in enumerate(olds):
+        col = int(similarity[row].argmax())
+        best, k = float(similarity[row, col]), candidates[col]
+        if best < STUB_ACCEPT or k in split:
+            continue
+        holder = owner.get(k)
+        if holder is not None:
+            if holder in stubs:
+                continue
+            held = _similarity([texts[old[holder].text_id]], [texts[new[k].text_id]])[0, 0]
+            if best < held + STUB_MARGIN:
+                continue
+            del pairs[holder]
+        pairs[i] = k
+        owner[k] = i
+        split[stubs[i]] = i
+    return split
+
+
+_OBSOLETE = "(obsolete)"
+STUB_ACCEPT = 0.5
+"""Likeness of definitions at which an entry continues one whose name went to a stub."""
+STUB_MARGIN = 0.1
+"""How much more like the old definition it must be than what it continued before."""
+
+
+def _carries(part: tuple[int, ...], words: set[int]) -> bool:
+    """Whether a part holds enough of some words to be where they went (or came from)."""
+    shared = sum(1 for word in part if word in words)
+    return shared >= max(SPLIT_CARRIES, SPLIT_CARRIES_SHARE * len(part))
+
+
+def _unique_best(
+    contained: NDArray[np.float32],
+    covered: NDArray[np.float32],
+    least: float,
+    placed: NDArray[np.bool_],
+) -> int | None:
+    """The one candidate a record is part of, or None. It holds at least `least` of the
+    record's words and leads the others by SPLIT_MARGIN on that share, with a bonus for
+    standing where the record stands (`placed`: its parent corresponds). When two lead
+    together, the share of the candidate's own words the record holds decides (a long
+    rule holds the words of many short ones; the source the part is most of is the one
+    it came from), again by SPLIT_MARGIN."""
+    import numpy as np
+
+    if not len(contained):
+        return None
+    for rank in (contained + PLACED_BONUS * placed, contained + covered + PLACED_BONUS * placed):
+        best = int(np.argmax(rank))
+        if contained[best] < least:
+            return None
+        if len(rank) < 2 or float(np.partition(rank, -2)[-2]) <= rank[best] - SPLIT_MARGIN:
+            return best
+    return None
+
+
+def _contained(
+    parts: list[tuple[int, ...]], wholes: list[tuple[int, ...]]
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Share of each part's distinct words found in each whole, and share of each whole's
+    words found in each part (one sparse product)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    def matrix(rows: list[tuple[int, ...]]) -> csr_matrix:
+        indptr = [0]
+        indices: list[int] = []
+        for ids in rows:
+            indices.extend(ids)
+            indptr.append(len(indices))
+        data = np.ones(len(indices), np.float32)
+        return csr_matrix((data, indices, indptr), (len(rows), len(_VOCABULARY)))
+
+    a, b = matrix(parts), matrix(wholes)
+    common = (a @ b.T).toarray()
+    part_sizes = np.maximum(np.asarray(a.sum(axis=1)), 1)
+    whole_sizes = np.maximum(np.asarray(b.sum(axis=1)), 1).T
+    contained: NDArray[np.float32] = (common / part_sizes).astype(np.float32)
+    covered: NDArray[np.float32] = (common / whole_sizes).astype(np.float32)
+    return contained, covered
+
+
+def _result(
+    old_count: int,
+    new_count: int,
+    pairs: dict[int, int],
+    split: Mapping[int, int] | None = None,
+    merged: Mapping[int, int] | None = None,
+) -> Alignment:
+    split = split or {}
+    merged = merged or {}
     used = set(pairs.values())
     ordered = tuple(sorted(pairs.items(), key=lambda pair: pair[1]))
     return Alignment(
         pairs=ordered,
-        removed=tuple(i for i in range(old_count) if i not in pairs),
-        added=tuple(j for j in range(new_count) if j not in used),
+        removed=tuple(i for i in range(old_count) if i not in pairs and i not in merged),
+        added=tuple(j for j in range(new_count) if j not in used and j not in split),
+        split=tuple(sorted(((i, j) for j, i in split.items()), key=lambda pair: pair[1])),
+        merged=tuple(sorted(merged.items(), key=lambda pair: pair[1])),
     )
 
 

@@ -213,21 +213,30 @@ class KnowledgeBase:
         chapter.
         """
         from rules_kb import bounds
-        from rules_kb.models import is_number, normalise_number
+        from rules_kb.models import is_number
 
         bounds.term(number, "rule number or term")
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
             if number.strip() and not is_number(number):
                 return reader.rule(self._number_for(number, day), day)
-            try:
+            with self._redirecting(number, day):
                 return reader.rule(number, day)
-            except UnknownRule:
-                wanted = normalise_number(number)
-                hint = self.lineage.redirect(wanted, day) if wanted else None
-                if hint:
-                    raise UnknownRule(f"no rule {wanted} in {day}; {hint}") from None
-                raise
+
+    @contextmanager
+    def _redirecting(self, number: str, day: str) -> Iterator[None]:
+        """An UnknownRule for a number another edition had says where it went (or what it
+        was then), as `rule`, `refs`, `graph`, `history` and `where` all say it."""
+        from rules_kb.models import normalise_number
+
+        try:
+            yield
+        except UnknownRule as error:
+            wanted = normalise_number(number)
+            hint = self.lineage.redirect(wanted, day) if wanted else None
+            if hint and hint not in str(error):
+                raise UnknownRule(f"no rule {wanted} in {day}; {hint}") from None
+            raise
 
     def rule_at(self, edition: str, position: int) -> RuleRecord:
         """The record at a position (its `seq`) of an edition: every record, even one whose
@@ -374,7 +383,8 @@ class KnowledgeBase:
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
             number = self._number_for(number_or_term, day)
-            return reader.refs(number, day, subtree=subrules)
+            with self._redirecting(number, day):
+                return reader.refs(number, day, subtree=subrules)
 
     def check(self, edition: str = "latest") -> CheckReport:
         """Dangling references and numbering anomalies of one edition."""
@@ -546,7 +556,10 @@ class KnowledgeBase:
 
     def where(self, number: str, edition: str = "latest", to: str = "latest") -> Where:
         """The same rule's number in another edition, forwards or backwards, with each
-        renumbering step; "removed" or "not yet" when it is not there."""
+        renumbering step; "removed" or "not yet" when it is not there. With no edition
+        named, a number the latest edition lacks is read in the latest edition that
+        printed it (`Where.from_edition` says which); when that number named different
+        rules over the years, `AmbiguousRule` lists them."""
         from rules_kb import bounds
         from rules_kb.models import is_number, normalise_number
 
@@ -557,6 +570,11 @@ class KnowledgeBase:
             if not is_number(number):
                 return self._where_term(number, day, target)
             wanted = normalise_number(number)
+            if self.lineage.rule_seq(wanted, day) is None and edition == "latest":
+                # No edition named: the number's own edition, the latest that printed it.
+                holder = self.lineage.holder(wanted)
+                if holder is not None:
+                    day = holder
             if self.lineage.rule_seq(wanted, day) is None:
                 hint = self.lineage.redirect(wanted, day)
                 message = reader.unknown_rule_message(day, wanted)

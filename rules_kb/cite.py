@@ -4,7 +4,11 @@ lineage from the edition in force when it was written to another one (today's).
 Citations with a lead word ("rule 702.19b", "rules 603.7d–f", "see 702.19", "section
 7") are found by the reference grammar (`rules_kb.refs`); the bare forms that articles
 use are found here: "CR 702.19b", "§702.19b", "702.19(b)", "Comprehensive Rules
-702.19b" and a bare dotted number "702.19b". A range is checked at both ends.
+702.19b" and a bare dotted number "702.19b". A bare number is a citation only where the
+words around it read as one: not an amount ("a price of 702.17 dollars", "$702.17"), a
+version ("version 702.17", "v702.17") or a score ("702.17 points"). A range cites every
+number of the edition between its ends ("rules 510.1a–c" is 510.1a, 510.1b and 510.1c),
+of the kind its ends are (subrules between subrules, rules between rules).
 """
 
 from __future__ import annotations
@@ -24,6 +28,25 @@ _BARE = re.compile(
     r"(?<![\w.$/#-])(?P<base>[1-9]\d{2}\.\d{1,3})(?:(?P<letters>[a-z]{1,2})|\((?P<paren>[a-z]{1,2})\))?"
     r"(?![\w%]|\.\d)"
 )
+#: Words before a bare number that make it an amount, a version or a score.
+_NOT_BEFORE = re.compile(
+    r"(?:\b(?:price|prices|priced|cost|costs|costing|paid|pay|pays|paying|worth|sold|buy|"
+    r"bought|spent|version|versions|ver|release|build|score|scored|scores|scoring|rated|"
+    r"rating|weighs|weighed|measures|measured|about|approximately|roughly|around)\s+"
+    r"(?:(?:of|at|for|is|was|to|a|an|the|about|roughly|around)\s+){0,2}"
+    r"|[$€£¥]\s*|\bv\s*|\b(?:USD|EUR|GBP)\s*)$",
+    re.IGNORECASE,
+)
+#: Words after a bare number that make it an amount or a measure.
+_NOT_AFTER = re.compile(
+    r"^\s*(?:%|percent\b|per\s*cent\b|dollars?\b|cents?\b|euros?\b|pounds?\b|yen\b|"
+    r"usd\b|eur\b|gbp\b|bucks?\b|points?\b|pts\b|votes?\b|kg\b|g\b|km\b|m\b|cm\b|"
+    r"mm\b|mi\b|miles?\b|hours?\b|minutes?\b|seconds?\b|ms\b|s\b|mb\b|gb\b|kb\b|"
+    r"degrees?\b|°)",
+    re.IGNORECASE,
+)
+#: How far before a bare number the words that read it are looked for.
+_CONTEXT = 40
 #: A chapter or section cited with a lead word the grammar does not know ("CR 702").
 _LEAD_CHAPTER = re.compile(r"(?:\bCR\s*|§\s*)(?P<base>[1-9]\d{2}|[1-9])(?![\w.]|\.\d)")
 #: Documents larger than this are refused: nothing cited in a text is that long.
@@ -43,7 +66,10 @@ class Found:
     number: str
     """The full number it stands for."""
     written: str
-    """How the number itself is written there: "702.19b", "f", "702.19(b)"."""
+    """How the number itself is written there: "702.19b", "f", "702.19(b)"; "" for a
+    number a range stands for between its ends."""
+    ends_range: bool = False
+    """Whether it is the printed end of a range (the number before it is the start)."""
 
 
 def find(text: str) -> list[Found]:
@@ -61,11 +87,15 @@ def find(text: str) -> list[Found]:
             found.append(Found(citation.raw, start, end, first, text[start:end]))
             if last is not None and last_start >= 0:
                 written = text[last_start:last_end]
-                found.append(Found(citation.raw, last_start, last_end, last, written))
+                found.append(
+                    Found(citation.raw, last_start, last_end, last, written, ends_range=True)
+                )
         taken.append((citation.start, citation.end))
     for match in _BARE.finditer(text):
         start = match.start("base")
         if _inside(start, taken):
+            continue
+        if not match.group("lead") and not _reads_as_citation(text, match.start(), match.end()):
             continue
         letters = match.group("letters") or match.group("paren") or ""
         number = match.group("base") + letters
@@ -82,6 +112,13 @@ def find(text: str) -> list[Found]:
     return found
 
 
+def _reads_as_citation(text: str, start: int, end: int) -> bool:
+    """Whether the words around a bare number read as a citation, not an amount, a
+    version or a score."""
+    before = text[max(0, start - _CONTEXT) : start]
+    return not _NOT_BEFORE.search(before) and not _NOT_AFTER.match(text[end : end + 20])
+
+
 def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
     return any(start <= offset < end for start, end in spans)
 
@@ -94,7 +131,7 @@ def check(lineage: Lineage, text: str, as_of: str, to: str) -> CitationReport:
         raise BadSearchQuery(f"the document has {len(text):,} characters; at most {MAX_CHARS:,}")
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
     citations = []
-    for item in find(text):
+    for item in _between(lineage, find(text), as_of):
         line = bisect_right(line_starts, item.start)
         column = item.start - line_starts[line - 1] + 1
         citations.append(_follow(lineage, item, line, column, as_of, to))
@@ -129,6 +166,35 @@ def _follow(lineage: Lineage, item: Found, line: int, column: int, as_of: str, t
     )
 
 
+def _between(lineage: Lineage, found: list[Found], edition: str) -> list[Found]:
+    """The cited numbers with each range's numbers in between put in after its start
+    (the numbers of the edition, of the kind its ends are, in document order)."""
+    from rules_kb.models import sort_key
+
+    if not any(item.ends_range for item in found):
+        return found
+    numbers = [(number, kind) for number, kind, _, _ in lineage.reader.edition_rules(edition)]
+    kinds = dict(numbers)
+    out: list[Found] = []
+    for item in found:
+        start = out[-1] if out and item.ends_range else None
+        if start is not None:
+            low, high = sort_key(start.number), sort_key(item.number)
+            kind = kinds.get(start.number)
+            if kind is not None and kinds.get(item.number) == kind and low < high:
+                out += [
+                    Found(start.raw, start.start, start.start, number, "")
+                    for number, other in numbers
+                    if other == kind and low < sort_key(number) < high
+                ][:RANGE_LIMIT]
+        out.append(item)
+    return out
+
+
+#: Most numbers one range stands for between its ends ("rules 100.1-905.6" is a typo).
+RANGE_LIMIT = 200
+
+
 def _fixed(text: str, citations: list[Citation]) -> str:
     """The text with every moved citation renumbered, written as it was written."""
     parts: list[str] = []
@@ -137,8 +203,8 @@ def _fixed(text: str, citations: list[Citation]) -> str:
     for citation in citations:
         start_of_range = previous if previous is not None and previous.raw == citation.raw else None
         previous = citation
-        if citation.status != "moved" or citation.now is None:
-            continue
+        if citation.status != "moved" or citation.now is None or citation.start == citation.end:
+            continue  # not moved, or a number a range stands for (not written)
         written = text[citation.start : citation.end]
         parts.append(text[last : citation.start])
         parts.append(_rewrite(written, citation.now, start_of_range))

@@ -21,7 +21,7 @@ from rules_kb.worddiff import WordOp, word_diffs
 if TYPE_CHECKING:
     from rules_kb.query import Reader
 
-ChangeType = Literal["added", "removed", "changed", "moved", "typography"]
+ChangeType = Literal["added", "removed", "changed", "moved", "typography", "split", "merged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,9 @@ class Change:
 
     type: ChangeType
     """added, removed, changed (text differs), moved (same wording, new number),
-    typography (same number, texts differ only in quotes, dashes, spacing or markup)."""
+    typography (same number, texts differ only in quotes, dashes, spacing or markup),
+    split (a new record split off the old one, which continues elsewhere), merged (the
+    old record merged into the new one, which continues another)."""
     kind: str
     """section, chapter, rule, subrule, or glossary."""
     old_key: str | None
@@ -145,8 +147,9 @@ class EditionDiff:
 
 def _counts(changes: Iterable[Change]) -> dict[str, int]:
     counts = dict.fromkeys(
-        ("added", "removed", "changed", "moved", "reference_only", "typography"), 0
-    )
+        ("added", "removed", "changed", "moved", "reference_only", "typography", "split",
+         "merged"), 0
+    )  # fmt: skip
     for change in changes:
         counts["reference_only" if change.reference_only else change.type] += 1
     return counts
@@ -256,6 +259,8 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     ids += [tid for _, j in touched for tid in new_examples.get(j, ())]
     ids += [before[i].text_id for i in alignment.removed]
     ids += [after[j].text_id for j in alignment.added]
+    ids += [before[i].text_id for i, _ in (*alignment.split, *alignment.merged)]
+    ids += [after[j].text_id for _, j in (*alignment.split, *alignment.merged)]
     texts = library.texts(ids)
     example_texts = [
         (
@@ -289,6 +294,20 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
         text = texts[item.text_id]
         change = Change("removed", item.kind, item.key, None, text, None, (("-", text),))
         placed.append(((_position_after(i, alignment), 1, i), change))
+    for i, j in alignment.split:
+        text = texts[after[j].text_id]
+        change = Change(
+            "split", after[j].kind, before[i].key, after[j].key, texts[before[i].text_id], text,
+            (("+", text),),
+        )  # fmt: skip
+        placed.append(((j, 0), change))
+    for i, j in alignment.merged:
+        text = texts[before[i].text_id]
+        change = Change(
+            "merged", before[i].kind, before[i].key, after[j].key, text,
+            texts[after[j].text_id], (("-", text),),
+        )  # fmt: skip
+        placed.append(((j, 2, i), change))
     placed.sort(key=lambda entry: entry[0])
     return tuple(change for _, change in placed)
 

@@ -30,6 +30,11 @@ class UnknownRule(RulesKbError):
     """No rule with that number in the edition."""
 
 
+class AmbiguousRule(UnknownRule):
+    """A rule number that named different rules in different editions, asked for without
+    an edition."""
+
+
 class UnknownTerm(RulesKbError):
     """No glossary entry matches the term."""
 

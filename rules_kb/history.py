@@ -7,7 +7,7 @@ through indexed lookups: no edition is read whole and nothing is aligned here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
@@ -18,7 +18,7 @@ from rules_kb.records import Redirect, Step, Where
 from rules_kb.typography import key as wording
 
 WordOp = tuple[str, str]
-VersionStatus = Literal["added", "changed", "moved", "moved_changed"]
+VersionStatus = Literal["added", "changed", "moved", "moved_changed", "split"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,8 @@ class Version:
     examples: tuple[str, ...]
     """Its examples then."""
     status: VersionStatus
-    """How it came from the previous version: added (the first), changed, moved, or both."""
+    """How it came from the previous version: added or split (the first: split off
+    another record, `History.split_from`), changed, moved, or both."""
     words: tuple[WordOp, ...] | None
     """The word diff of the text against the previous, older version; None for the first."""
     forms: tuple[Form, ...]
@@ -97,6 +98,10 @@ class History:
     """The first edition without it, when it is no longer in the latest one."""
     subrules: tuple[History, ...] = ()
     """With subrules asked for: the history of each subrule of the rule, in order."""
+    split_from: Step | None = None
+    """The record its line was split off, and the last edition that record was in."""
+    merged_into: Step | None = None
+    """The record it was merged into when its line ended, and the edition."""
 
     @property
     def spans(self) -> tuple[Version, ...]:
@@ -116,6 +121,10 @@ class History:
         }
         if self.subrules:
             document["subrules"] = [history.as_json() for history in self.subrules]
+        if self.split_from is not None:
+            document["split_from"] = self.split_from.as_json()
+        if self.merged_into is not None:
+            document["merged_into"] = self.merged_into.as_json()
         return document
 
 
@@ -157,6 +166,38 @@ class Lineage:
             ).fetchone()
         ]
 
+    def holder(self, number: str) -> str | None:
+        """The latest edition that printed a rule number, when every edition that printed
+        it printed the same rule (one line of descent); None if none printed it.
+
+        Raises AmbiguousRule, listing each rule and its editions, when the number named
+        different rules."""
+        from rules_kb.errors import AmbiguousRule
+
+        having = self.editions_with(number)
+        if not having:
+            return None
+        date_of = self._date_of()
+        rules: list[tuple[str, str, str]] = []
+        covered: set[str] = set()
+        for day in reversed(having):
+            if day in covered:
+                continue
+            seq = self.rule_seq(number, day)
+            assert seq is not None
+            line = self.line("rule", day, seq)
+            nodes = [n for n in line if n.key == number]
+            run = [date_of[n.edition_id] for n in nodes]
+            covered.update(run)
+            text = self.reader.texts([nodes[-1].text_id])[nodes[-1].text_id]
+            rules.append((run[0], run[-1], _title(text)))
+        if len(rules) == 1:
+            return having[-1]
+        listed = "; ".join(f"{_span(first, last)}: {title}" for first, last, title in rules)
+        raise AmbiguousRule(
+            f"{number} was {len(rules)} different rules ({listed}); name one with -e"
+        )
+
     def line(self, kind: Kind, edition: str, seq: int) -> list[Node]:
         """The line of descent through a record, oldest first."""
         return self.lines.line(kind, self.reader.edition_id(edition), seq)
@@ -180,16 +221,7 @@ class Lineage:
                 for node in tree.walk()
                 if node.number != tree.number
             )
-            found = History(
-                found.query,
-                found.kind,
-                found.edition,
-                found.key,
-                found.versions,
-                found.introduced_in,
-                found.removed_in,
-                children,
-            )
+            found = replace(found, subrules=children)
         return found
 
     def _history(
@@ -202,7 +234,11 @@ class Lineage:
         *,
         example_ids: Callable[[Node], tuple[int, ...]] | None = None,
         load: Callable[[list[int]], Mapping[int, str]] | None = None,
+        split_from: Node | None = None,
+        merged_into: Node | None = None,
     ) -> History:
+        """The versions of one line. `split_from` and `merged_into` default to what the
+        stored lineage says of its first and last records."""
         from rules_kb.worddiff import word_diff
 
         dates = self.reader.dates()
@@ -225,16 +261,19 @@ class Lineage:
                 groups.append([node])
         versions: list[Version] = []
         previous: Version | None = None
+        if example_ids is None:  # one line: what the stored lineage says of its ends
+            split_from = split_from or self.lines.split_from(kind, line[0])
+            merged_into = merged_into or self.lines.merged_into(kind, line[-1])
         for group in groups:
             newest = group[-1]
             text = texts[newest.text_id]
-            status: VersionStatus = "added"
+            status: VersionStatus = "added" if split_from is None else "split"
             words = None
             if previous is not None:
                 moved = previous.key != newest.key
-                same = wording(previous.text) == wording(text) and previous.examples == tuple(
-                    texts[i] for i in examples.get(newest, ())
-                )
+                same = wording(previous.text) == wording(text) and tuple(
+                    map(wording, previous.examples)
+                ) == tuple(wording(texts[i]) for i in examples.get(newest, ()))
                 status = ("moved" if same else "moved_changed") if moved else "changed"
                 words = word_diff(previous.text, text)
             version = Version(
@@ -259,6 +298,12 @@ class Lineage:
             versions=tuple(reversed(versions)),
             introduced_in=date_of[line[0].edition_id],
             removed_in=removed,
+            split_from=None
+            if split_from is None
+            else Step(date_of[split_from.edition_id], split_from.key),
+            merged_into=None
+            if merged_into is None
+            else Step(date_of[merged_into.edition_id], merged_into.key),
         )
 
     def _date_of(self) -> dict[int, str]:
@@ -278,16 +323,23 @@ class Lineage:
         found = self.forest(kind)
         edition_id = self.reader.edition_id(edition)
         cache = TextCache(self.reader.conn)
+
+        def node(place: tuple[int, int] | None) -> Node | None:
+            if place is None:
+                return None
+            eid, s = place
+            item = found.records[eid].items[s]
+            return Node(eid, s, item.key, item.text_id, "same")
+
         for seq, item in enumerate(found.records[edition_id].items):
-            nodes = [
-                Node(eid, s, found.records[eid].items[s].key, found.records[eid].items[s].text_id,
-                     "same")
-                for eid, s in found.lines[found.line_of[edition_id, seq]]
-            ]  # fmt: skip
+            places = found.lines[found.line_of[edition_id, seq]]
+            nodes = [node(place) for place in places]
             yield self._history(
-                kind, nodes, item.key, edition, item.key,
+                kind, [n for n in nodes if n is not None], item.key, edition, item.key,
                 example_ids=lambda node: found.records[node.edition_id].examples.get(node.seq, ()),
                 load=cache,
+                split_from=node(found.split_from.get(places[0])),
+                merged_into=node(found.merged_into.get(places[-1])),
             )  # fmt: skip
 
     def redirects(self, edition: str) -> Iterator[Redirect]:
@@ -317,6 +369,10 @@ class Lineage:
             text = cache([found.records[eid].items[seq].text_id])
             kept = text[found.records[eid].items[seq].text_id]
             line_first, line_last = date_of[line[0][0]], date_of[line[-1][0]]
+            if not here and line_last < edition:
+                here = self._joined_line(found, line, target, found.merged_into, -1)
+            elif not here and line_first > edition:
+                here = self._joined_line(found, line, target, found.split_from, 0)
             if here:
                 yield Redirect(key, kept, first, last, found.records[target].items[here[0]].key)
             elif line_last < edition:
@@ -325,6 +381,26 @@ class Lineage:
                 )
             else:
                 yield Redirect(key, kept, first, last, None, introduced_in=line_first)
+
+    @staticmethod
+    def _joined_line(
+        found: Forest,
+        line: Sequence[tuple[int, int]],
+        target: int,
+        joins: Mapping[tuple[int, int], tuple[int, int]],
+        end: int,
+    ) -> list[int]:
+        """The seq in edition `target` of the line a line was merged into (`joins` the
+        forest's merges, `end` -1) or split off (its splits, `end` 0), and so on, as
+        `where` follows them; [] if none reaches the edition."""
+        for _ in range(len(found.lines)):
+            if line[end] not in joins:
+                break
+            line = found.lines[found.line_of[joins[line[end]]]]
+            here = [s for e, s in line if e == target]
+            if here:
+                return here
+        return []
 
     def _example_ids(self, node: Node) -> tuple[int, ...]:
         return tuple(
@@ -369,11 +445,21 @@ class Lineage:
         texts = self.reader.texts([line[start].text_id, reached.text_id])
         text_changed = wording(texts[line[start].text_id]) != wording(texts[reached.text_id])
         reached_day = date_of[reached.edition_id]
+        if reached_day != to_edition:
+            # The line ends on the way: merged into another record going forwards, split
+            # off another going backwards; the answer follows that record's line on.
+            other = (
+                self.lines.merged_into(kind, reached)
+                if forward
+                else self.lines.split_from(kind, reached)
+            )
+            if other is not None:
+                return self._joined(kind, key, line[start], steps, other, from_edition, to_edition)
         now: str | None = reached.key
-        status: Literal["same", "moved", "removed", "not_yet"]
+        status: Literal["same", "changed", "moved", "removed", "not_yet"]
         removed_in = introduced_in = None
         if reached_day == to_edition:
-            status = "same" if reached.key == key else "moved"
+            status = "moved" if reached.key != key else "changed" if text_changed else "same"
         elif forward:
             status, now = "removed", None
             removed_in = dates[dates.index(reached_day) + 1]
@@ -404,6 +490,45 @@ class Lineage:
             homonym=homonym,
         )
 
+    def _joined(
+        self,
+        kind: Kind,
+        key: str,
+        start: Node,
+        steps: list[Step],
+        other: Node,
+        from_edition: str,
+        to_edition: str,
+    ) -> Where:
+        """`where` across a merge (forwards) or a split (backwards): the record's own
+        steps, then those of the record it joined."""
+        from dataclasses import replace
+
+        date_of = {self.reader.edition_id(day): day for day in self.reader.dates()}
+        day = date_of[other.edition_id]
+        onwards = self._where(
+            kind, other.key, self.lines.line(kind, other.edition_id, other.seq), day, to_edition
+        )
+        texts = self.reader.texts([start.text_id])
+        merged = to_edition >= from_edition
+        status: Literal["merged", "split", "removed", "not_yet"] = (
+            ("merged" if merged else "split")
+            if onwards.now is not None
+            else ("removed" if merged else "not_yet")
+        )
+        return replace(
+            onwards,
+            from_edition=from_edition,
+            number=key,
+            status=status,
+            text_changed=onwards.now_text is None
+            or wording(texts[start.text_id]) != wording(onwards.now_text),
+            steps=(*steps, *onwards.steps),
+            text=texts[start.text_id],
+            homonym=None,
+            via=Step(day, other.key),
+        )
+
     # redirects ------------------------------------------------------------------------
 
     def redirect(self, number: str, edition: str) -> str | None:
@@ -426,6 +551,12 @@ class Lineage:
             return f"{label} was removed in {found.removed_in}"
         if found.status == "not_yet":
             return f"{label} did not exist yet (it appeared in {found.introduced_in})"
+        if found.via is not None:
+            verb = "was merged into" if found.status == "merged" else "was split off"
+            joined = f"{label} {verb} {found.via.number} in {found.via.edition}"
+            if found.now == found.via.number:
+                return joined
+            return f"{joined}, {'now' if later else 'then'} {found.now}"
         return f"{label} {'is now' if later else 'was then'} {found.now}"
 
     def removed_term(self, query: str, edition: str) -> str | None:
@@ -442,12 +573,15 @@ class Lineage:
         line = self.line("glossary", source, seq)
         where = self._where("glossary", term, line, source, edition)
         date_of = {self.reader.edition_id(day): day for day in self.reader.dates()}
-        span = _span(date_of[line[0].edition_id], date_of[line[-1].edition_id])
+        named = [date_of[node.edition_id] for node in line if node.key == term]
+        span = _span(named[0], named[-1])
         if where.status == "removed":
             return f"{term}: in the glossary {span}"
         if where.now is not None and where.now != term:
-            return f"{term} is now {where.now!r}"
-        if where.status == "not_yet":
+            if edition > source:
+                return f"{term} ({span}) is now {where.now!r}"
+            return f"{term} ({span}) was {where.now!r} then"
+        if where.status in {"not_yet", "split"}:
             return f"{term}: in the glossary {span}"
         return None
 

@@ -8,7 +8,14 @@ its rules and for its glossary, and the pairs are stored with what happened to e
 - ``changed``: same number, other wording (or other examples);
 - ``moved``: another number (a glossary entry: another heading), same wording;
 - ``moved_changed``: another number and other wording;
-- ``added`` / ``removed``: no counterpart on the other side.
+- ``added`` / ``removed``: no counterpart on the other side;
+- ``split``: a new record split off an old one whose line continues elsewhere (the row
+  names both; the new record's line starts here);
+- ``merged``: an old record merged into a new one that continues another line (the row
+  names both; the old record's line ends here).
+
+A record has at most one row of the first kinds; a split or merged row comes on top of
+the main row of the record it names on the other side, and is stored after it.
 
 Almost every record of an edition is the same as its namesake in the edition before,
 so a pair is stored only when it is not: a record with no lineage row is the same as
@@ -26,18 +33,30 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
 from typing import Literal
 
-from rules_kb.align import Alignment, Item, align
+from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
 from rules_kb.readonly import texts
 from rules_kb.typography import key
 
 Kind = Literal["rule", "glossary"]
 KINDS: tuple[Kind, ...] = ("rule", "glossary")
-Status = Literal["same", "typography", "changed", "moved", "moved_changed", "added", "removed"]
+Status = Literal[
+    "same",
+    "typography",
+    "changed",
+    "moved",
+    "moved_changed",
+    "added",
+    "removed",
+    "split",
+    "merged",
+]
+#: Rows that relate two records without continuing a line.
+RELATIONS = ("split", "merged")
 #: Called once an edition is linked with its predecessor (for progress bars).
 Tick = Callable[[], None]
 
@@ -231,6 +250,10 @@ def explicit_rows(
         yield j, None, "added"
     for i in alignment.removed:
         yield None, i, "removed"
+    for i, j in alignment.split:
+        yield j, i, "split"
+    for i, j in alignment.merged:
+        yield j, i, "merged"
 
 
 def status(
@@ -245,7 +268,27 @@ def status(
     wording = _wording(old_content, new_content, load)
     if old_key == new_key:
         return wording
+    if key(old_key) == key(new_key):  # a heading's quotes or italics
+        return "typography" if wording == "same" else wording
+    if wording == "changed" and _renumbered_only(old_content, new_content, load):
+        return "moved"
     return "moved" if wording != "changed" else "moved_changed"
+
+
+def _renumbered_only(
+    old_ids: tuple[int, ...],
+    new_ids: tuple[int, ...],
+    load: Callable[[list[int]], Mapping[int, str]],
+) -> bool:
+    """Whether two contents differ only in the rule numbers they cite (a renumbered rule
+    whose cross-references follow the renumbering is moved, not rewritten)."""
+    if len(old_ids) != len(new_ids):
+        return False
+    found = load([*old_ids, *new_ids])
+    return all(
+        RULE_REFERENCE.sub("#", key(found[a])) == RULE_REFERENCE.sub("#", key(found[b]))
+        for a, b in zip(old_ids, new_ids, strict=True)
+    )
 
 
 def _wording(
@@ -313,27 +356,51 @@ class Lines:
         return Node(edition_id, seq, key_, text_id, "added" if added else "same")
 
     def back(self, kind: Kind, node: Node) -> Node | None:
-        """The record this one came from, in the previous edition; None if it is new."""
+        """The record this one came from, in the previous edition; None if it is new (or
+        was split off another: see `split_from`)."""
         previous = self.previous.get(node.edition_id)
         if previous is None:
             return None
         found = self._explicit_new(kind, node.edition_id, node.seq)
         if found is not None:
-            old_seq = found[0]
-            return None if old_seq is None else self.node(kind, previous, old_seq)
+            old_seq, status = found
+            if old_seq is None or status == "split":
+                return None
+            return self.node(kind, previous, old_seq)
         seq = self._namesake(kind, previous, node.key, node.text_id)
         return None if seq is None else self.node(kind, previous, seq)
 
     def forward(self, kind: Kind, node: Node) -> Node | None:
-        """The record this one became in the next edition; None if it was removed."""
+        """The record this one became in the next edition; None if it was removed (or
+        merged into another: see `merged_into`)."""
         following = self.following.get(node.edition_id)
         if following is None:
             return None
-        explicit, seq_of_old = self._explicit_old(kind, following, node.seq)
+        explicit, seq_of_old, status = self._explicit_old(kind, following, node.seq)
         if explicit:
-            return None if seq_of_old is None else self.node(kind, following, seq_of_old)
+            if seq_of_old is None or status == "merged":
+                return None
+            return self.node(kind, following, seq_of_old)
         seq = self._namesake(kind, following, node.key, node.text_id)
         if seq is None or self._explicit_new(kind, following, seq) is not None:
+            return None
+        return self.node(kind, following, seq)
+
+    def split_from(self, kind: Kind, node: Node) -> Node | None:
+        """The record of the previous edition this one was split off, if it was."""
+        found = self._explicit_new(kind, node.edition_id, node.seq)
+        previous = self.previous.get(node.edition_id)
+        if found is None or found[1] != "split" or found[0] is None or previous is None:
+            return None
+        return self.node(kind, previous, found[0])
+
+    def merged_into(self, kind: Kind, node: Node) -> Node | None:
+        """The record of the next edition this one was merged into, if it was."""
+        following = self.following.get(node.edition_id)
+        if following is None:
+            return None
+        explicit, seq, status = self._explicit_old(kind, following, node.seq)
+        if not explicit or status != "merged" or seq is None:
             return None
         return self.node(kind, following, seq)
 
@@ -380,24 +447,28 @@ class Lines:
         if whole is not None:
             return whole.by_new.get(seq)
         row = self.conn.execute(
-            "SELECT old_seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND seq = ?",
+            "SELECT old_seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND seq = ?"
+            " ORDER BY status = 'merged', rowid LIMIT 1",
             [edition_id, kind, seq],
         ).fetchone()
         return None if row is None else (row[0], row[1])
 
-    def _explicit_old(self, kind: Kind, edition_id: int, old_seq: int) -> tuple[bool, int | None]:
-        """Whether the edition's lineage names what the old record became, and its seq
-        there (None: removed)."""
+    def _explicit_old(
+        self, kind: Kind, edition_id: int, old_seq: int
+    ) -> tuple[bool, int | None, Status | None]:
+        """Whether the edition's lineage names what the old record became, its seq there
+        (None: removed) and the row's status (its main row before a split row)."""
         whole = self._edition(kind, edition_id)
         if whole is not None:
             if old_seq in whole.by_old:
-                return True, whole.by_old[old_seq]
-            return False, None
+                return (True, *whole.by_old[old_seq])
+            return False, None, None
         row = self.conn.execute(
-            "SELECT seq FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?",
+            "SELECT seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?"
+            " ORDER BY status = 'split', rowid LIMIT 1",
             [edition_id, kind, old_seq],
         ).fetchone()
-        return (False, None) if row is None else (True, row[0])
+        return (False, None, None) if row is None else (True, row[0], row[1])
 
     def _namesake(self, kind: Kind, edition_id: int, key_: str, text_id: int) -> int | None:
         """The record of an edition with this number (or term) and this text."""
@@ -426,8 +497,8 @@ class _Edition:
     """(number or term, text id) -> the first seq with them."""
     by_new: dict[int, tuple[int | None, Status]]
     """seq -> (old seq, status) of the lineage rows naming a new record."""
-    by_old: dict[int, int | None]
-    """old seq -> seq (None: removed) of the lineage rows naming an old record."""
+    by_old: dict[int, tuple[int | None, Status]]
+    """old seq -> (seq (None: removed), status) of the lineage rows naming an old record."""
 
     @classmethod
     def read(cls, conn: sqlite3.Connection, kind: Kind, edition_id: int) -> _Edition:
@@ -441,16 +512,26 @@ class _Edition:
             rows[int(seq)] = (str(key_), int(text_id))
             namesakes.setdefault((str(key_), int(text_id)), int(seq))
         by_new: dict[int, tuple[int | None, Status]] = {}
-        by_old: dict[int, int | None] = {}
+        by_old: dict[int, tuple[int | None, Status]] = {}
         for seq, old_seq, status in conn.execute(
             "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?"
             " ORDER BY rowid",
             [edition_id, kind],
         ):
-            if seq is not None:
+            # A record's main row is stored before any split or merged row naming it.
+            if seq is not None and status != "merged":
                 by_new.setdefault(int(seq), (old_seq, status))
-            if old_seq is not None:
-                by_old.setdefault(int(old_seq), seq)
+            if old_seq is not None and status != "split":
+                by_old.setdefault(int(old_seq), (seq, status))
+        for seq, old_seq, status in conn.execute(
+            "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?"
+            " AND status IN ('split', 'merged')",
+            [edition_id, kind],
+        ):
+            if status == "merged":
+                by_old.setdefault(int(old_seq), (seq, status))
+            else:
+                by_new.setdefault(int(seq), (old_seq, status))
         return cls(rows, namesakes, by_new, by_old)
 
 
@@ -472,16 +553,23 @@ def stored_alignment(
     pairs: dict[int, int] = {}
     added: list[int] = []
     removed: list[int] = []
+    split: list[tuple[int, int]] = []
+    merged: list[tuple[int, int]] = []
     explicit_old: set[int] = set()
     explicit_new: set[int] = set()
-    for seq, old_seq in conn.execute(
-        "SELECT seq, old_seq FROM lineage WHERE edition_id = ? AND kind = ?", [new_id, kind]
+    for seq, old_seq, status in conn.execute(
+        "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?",
+        [new_id, kind],
     ):
         if seq is not None:
             explicit_new.add(seq)
         if old_seq is not None:
             explicit_old.add(old_seq)
-        if seq is None:
+        if status == "split":
+            split.append((old_seq, seq))
+        elif status == "merged":
+            merged.append((old_seq, seq))
+        elif seq is None:
             removed.append(old_seq)
         elif old_seq is None:
             added.append(seq)
@@ -497,6 +585,8 @@ def stored_alignment(
         pairs=tuple(sorted(pairs.items(), key=lambda pair: pair[1])),
         removed=tuple(sorted(removed)),
         added=tuple(sorted(added)),
+        split=tuple(sorted(split, key=lambda pair: pair[1])),
+        merged=tuple(sorted(merged, key=lambda pair: pair[1])),
     )
 
 
@@ -513,6 +603,10 @@ class Forest:
     """(edition id, seq) -> line number."""
     lines: tuple[tuple[tuple[int, int], ...], ...]
     """Each line: its (edition id, seq) nodes, oldest first."""
+    split_from: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    """(edition id, seq) of a line's first record -> the record it was split off."""
+    merged_into: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    """(edition id, seq) of a line's last record -> the record it was merged into."""
 
 
 def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
@@ -522,6 +616,8 @@ def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
     found: dict[int, Records] = {}
     line_of: dict[tuple[int, int], int] = {}
     lines: list[list[tuple[int, int]]] = []
+    split_from: dict[tuple[int, int], tuple[int, int]] = {}
+    merged_into: dict[tuple[int, int], tuple[int, int]] = {}
     for index, edition_id in enumerate(ids):
         found[edition_id] = records(conn, edition_id, kind)
         items = found[edition_id].items
@@ -531,6 +627,10 @@ def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
             alignment = stored_alignment(conn, before, edition_id, kind, found[before].items, items)
             if alignment is not None:
                 pairs = {j: i for i, j in alignment.pairs}
+                for i, j in alignment.split:
+                    split_from[edition_id, j] = (before, i)
+                for i, j in alignment.merged:
+                    merged_into[before, i] = (edition_id, j)
         for seq in range(len(items)):
             old = pairs.get(seq)
             if old is None:
@@ -540,4 +640,6 @@ def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
                 line = line_of[before, old]  # type: ignore[index]
             line_of[edition_id, seq] = line
             lines[line].append((edition_id, seq))
-    return Forest(tuple(ids), found, line_of, tuple(tuple(line) for line in lines))
+    return Forest(
+        tuple(ids), found, line_of, tuple(tuple(line) for line in lines), split_from, merged_into
+    )

@@ -289,7 +289,13 @@ def history_text(history: Any) -> str:
             version.first if version.first == version.last else f"{version.first} to {version.last}"
         )
         lines.append(f"{span}: {version.key} {version.text}")
-    if history.removed_in:
+    if history.split_from is not None:
+        via = history.split_from
+        lines.append(f"Split off {via.number} ({via.edition}) in {history.introduced_in}.")
+    if history.merged_into is not None:
+        via = history.merged_into
+        lines.append(f"Merged into {via.number} in {via.edition}.")
+    elif history.removed_in:
         lines.append(f"Removed in {history.removed_in}.")
     return "\n".join(lines)
 
@@ -327,7 +333,11 @@ def where_text(found: Any) -> str:
         )
     else:
         changed = "its wording changed" if found.text_changed else "same wording"
-        text = f"{head} is {found.now} in {found.to_edition} ({changed})."
+        via = ""
+        if found.via is not None:
+            verb = "merged into" if found.status == "merged" else "split off"
+            via = f" ({verb} {found.via.number} in {found.via.edition})"
+        text = f"{head} is {found.now} in {found.to_edition}{via} ({changed})."
     steps = ", ".join(f"{step.number} from {step.edition}" for step in found.steps)
     lines = [text, f"Steps: {steps}"]
     if found.homonym is not None:

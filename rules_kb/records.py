@@ -300,7 +300,7 @@ class CheckReport:
         }
 
 
-WhereStatus = Literal["same", "moved", "removed", "not_yet"]
+WhereStatus = Literal["same", "changed", "moved", "removed", "not_yet", "split", "merged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,7 +330,12 @@ class Where:
     now: str | None
     """Its number there; None when it was removed or did not exist yet."""
     status: WhereStatus
-    """same, moved, removed (with `removed_in`), not_yet (with `introduced_in`)."""
+    """same (same number and wording, typography aside), changed (same number, other
+    wording), moved (another number), removed (with `removed_in`), not_yet (with
+    `introduced_in`), merged
+    (forwards, it was merged into another record: `via`; `now` is where that one is),
+    split (backwards, it was split off another record: `via`; `now` is where that one
+    was)."""
     text_changed: bool
     """Whether its wording changed on the way (typography aside)."""
     steps: tuple[Step, ...]
@@ -347,6 +352,9 @@ class Where:
     """A rule number, or a glossary term."""
     homonym: str | None = None
     """The text of another rule that has the asked-about number in the edition looked in."""
+    via: Step | None = None
+    """With status merged: the record it was merged into, and the edition; with split:
+    the record it was split off, and the edition that record was last in."""
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of `where --json`."""
@@ -364,6 +372,10 @@ class Where:
             document["introduced_in"] = self.introduced_in
         if self.homonym is not None:
             document["homonym"] = {"number": self.number, "text": self.homonym}
+        if self.via is not None:
+            document["merged_into" if self.status == "merged" else "split_from"] = (
+                self.via.as_json()
+            )
         return document
 
 

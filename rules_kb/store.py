@@ -125,12 +125,9 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.lineage`). Editions stored before this migration are aligned here."""
+    (`rules_kb.lineage`). Editions stored before this migration are aligned by m006."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
-    (count,) = db.execute("SELECT count(*) FROM editions").fetchone()
-    advance = progress("aligning editions", count)
-    lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
 #: Every table with its foreign keys declared (SQLite does not enforce them here; they
@@ -243,7 +240,19 @@ def m005_declared(db: Database, _progress: Progress) -> None:
         db.execute(f"CREATE VIEW {name} AS {select}")
 
 
-# Further migrations go here, numbered in order (m006_...).
+@migration
+def m006_splits(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned (again): splits, merges and "(Obsolete)" stubs are
+    recorded (statuses `split` and `merged`), identity is decided by content before a kept
+    number, and a heading that differs only in typography is `typography`."""
+    db.execute("DELETE FROM lineage")
+    db.execute("DELETE FROM alignments")
+    (count,) = db.execute("SELECT count(*) FROM editions").fetchone()
+    advance = progress("aligning editions", count)
+    lineage.link_all(db.conn, lambda: advance(1, ""))
+
+
+# Further migrations go here, numbered in order (m007_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, "rules_kb.schema.VERSION is the number of migrations"

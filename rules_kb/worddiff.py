@@ -18,6 +18,8 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
+from rules_kb.typography import key
+
 WordOp = tuple[str, str]
 
 DIFF_TIMEOUT = 0.0
@@ -28,20 +30,31 @@ PARALLEL_CHARACTERS = 80_000
 """A batch of diffs over at least this many characters (old and new) is split over
 processes; below it, starting them costs more than they save."""
 
-_WORD = re.compile(r"(\s*)(\w+|[^\w\s])")
+#: A token: a word, one mark, or a typographic unit of several marks ("(tm)", "--",
+#: "...") that `typography.key` equates with one character ("™", "—", "…").
+_WORD = re.compile(r"(\s*)(\((?:tm|TM|Tm|r|R|c|C)\)|--+|\.\.\.|\w+|[^\w\s])")
 _PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text
 _SYMBOLS = {-1: "-", 0: "=", 1: "+"}
 
 
 def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
     """The word diff of two texts: ("=", kept), ("-", deleted) and ("+", inserted)
-    runs, in order; the kept and deleted runs join to `old`, the kept and inserted ones
-    to `new`. A replacement lists its deletion first."""
+    runs, in order; the kept and inserted runs join to `new`, the kept and deleted ones
+    to `old` up to typography. A replacement lists its deletion first.
+
+    Typography is never a change (`rules_kb.typography`): a curly apostrophe against a
+    straight one, a dash against a hyphen, or other white space between two words is
+    kept, and a kept run is written as the new text has it. Words joined or parted (a
+    space where there was none) are a change.
+    """
     from diff_match_patch import diff_match_patch
+
+    if key(old) == key(new):
+        return (("=", new),) if new else ()
 
     engine = diff_match_patch()
     engine.Diff_Timeout = DIFF_TIMEOUT
-    old_spaces, old_words, old_tail = _split(old)
+    old_spaces, old_words, _ = _split(old)
     new_spaces, new_words, new_tail = _split(new)
     vocabulary: dict[str, str] = {}
     encoded_old = "".join(_codes(old_words, vocabulary))
@@ -55,12 +68,12 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         if op == 0:
             for offset in range(count):
                 before, after = old_spaces[at_old + offset], new_spaces[at_new + offset]
-                if before != after:
+                if bool(before) != bool(after):  # words joined or parted: not typography
                     _add(runs, "-", before)
                     _add(runs, "+", after)
-                    _add(runs, "=", old_words[at_old + offset])
+                    _add(runs, "=", new_words[at_new + offset])
                 else:
-                    _add(runs, "=", before + old_words[at_old + offset])
+                    _add(runs, "=", after + new_words[at_new + offset])
             at_old += count
             at_new += count
         elif op < 0:
@@ -69,11 +82,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         else:
             _add(runs, "+", _joined(new_spaces, new_words, at_new, count))
             at_new += count
-    if old_tail == new_tail:
-        _add(runs, "=", old_tail)
-    else:
-        _add(runs, "-", old_tail)
-        _add(runs, "+", new_tail)
+    _add(runs, "=", new_tail)
     return _tidy(runs)
 
 
@@ -110,10 +119,12 @@ def _split(text: str) -> tuple[list[str], list[str], str]:
 
 
 def _codes(words: Iterable[str], vocabulary: dict[str, str]) -> Iterable[str]:
+    """One code per token, typography folded: "’" and "'" are the same token."""
     for word in words:
-        code = vocabulary.get(word)
+        folded = key(word) if not word.isalnum() else word
+        code = vocabulary.get(folded)
         if code is None:
-            code = vocabulary[word] = chr(_PRIVATE_USE + len(vocabulary))
+            code = vocabulary[folded] = chr(_PRIVATE_USE + len(vocabulary))
         yield code
 
 

@@ -95,6 +95,7 @@ def downgrade(db: Database, version: int) -> None:
         2: ("refs", "alignments", "lineage"),
         3: ("alignments", "lineage"),
         4: (),
+        5: (),
     }[version]
     for (view,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
         db.execute(f"DROP VIEW {view}")

@@ -18,6 +18,7 @@ from rules_kb.align import align, normalise, precision_recall
 from rules_kb.cli import app
 from rules_kb.diff import Library, diff, renumber_references, term_changes
 from rules_kb.query import Reader
+from rules_kb.typography import key
 from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
 from tests.conftest import SHARED
 
@@ -336,7 +337,7 @@ def test_word_diffs_of_the_overhaul_round_trip_on_word_boundaries(library: Libra
     serial = [word_diff(old, new) for old, new in pairs]
     assert word_diffs(pairs) == serial  # two processes, the same answer
     for (old, new), ops in zip(pairs, serial, strict=True):
-        assert "".join(t for op, t in ops if op != "+") == old
+        assert key("".join(t for op, t in ops if op != "+")) == key(old)
         assert "".join(t for op, t in ops if op != "-") == new
         assert all(text for _, text in ops)
         assert all(a[0] != b[0] for a, b in itertools.pairwise(ops))
@@ -346,16 +347,30 @@ def test_word_diffs_of_the_overhaul_round_trip_on_word_boundaries(library: Libra
                 assert not (re.match(r"\w", before[-1]) and re.match(r"\w", after[0])), ops
 
 
-def test_word_diff_keeps_spacing_changes_and_places_spaces_as_written() -> None:
-    assert word_diff("a  b", "a b") == (("=", "a "), ("-", " "), ("=", "b"))
+def test_word_diff_never_shows_typography_as_an_edit() -> None:
+    """Quotes, dashes, marks and spacing are typography: kept, as the new text has them,
+    also inside a real change (207.2c's "council’s" in 2019-01-25)."""
+    assert word_diff("a  b", "a b") == (("=", "a b"),)
+    assert word_diff("the council’s vote", "the council's ballot") == (
+        ("=", "the council's "),
+        ("-", "vote"),
+        ("+", "ballot"),
+    )
+    assert word_diff("Magic(tm) -- a game...", "Magic™ — a card game…") == (
+        ("=", "Magic™ — a "),
+        ("+", "card "),
+        ("=", "game…"),
+    )
+    assert word_diff("it's", "it’s") == (("=", "it’s"),)
+
+
+def test_word_diff_places_spaces_as_written() -> None:
     assert word_diff("shuffle his deck", "shuffle or cut his deck") == (
         ("=", "shuffle "),
         ("+", "or cut "),
         ("=", "his deck"),
     )
-    ops = word_diff(" Trample. ", "Trample.\t")
-    assert "".join(t for op, t in ops if op != "+") == " Trample. "
-    assert "".join(t for op, t in ops if op != "-") == "Trample.\t"
+    assert word_diff(" Trample. ", "Trample.\t") == (("=", "Trample.\t"),)
     assert word_diff("", "") == ()
 
 

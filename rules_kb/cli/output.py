@@ -38,6 +38,8 @@ STYLES = {
     "removed": "bold red",
     "changed": "bold yellow",
     "moved": "bold blue",
+    "split": "bold magenta",
+    "merged": "bold magenta",
     "typography": "dim",
     "warn": "yellow",
     "error": "bold red",

@@ -331,6 +331,7 @@ def rule_page(
         cited_by=cited,
         versions=[version_view(site, page, v, record.number) for v in history.versions],
         introduced=history.introduced_in,
+        split_from=history.split_from,
     )  # fmt: skip
 
 
@@ -429,7 +430,8 @@ def diff_page(site: Site, diff: EditionDiff) -> dict[str, Any]:
         added=of(rules, "added"),
         removed=of(rules, "removed"),
         moved=of(rules, "moved"),
-        glossary=of(glossary, "changed", "added", "removed", "moved"),
+        parts=of(rules, "split", "merged"),
+        glossary=of(glossary, "changed", "added", "removed", "moved", "split", "merged"),
         typography=of(rules, "typography") + of(glossary, "typography"),
         editions=at.href(page, at.EDITIONS),
     )  # fmt: skip

@@ -69,6 +69,7 @@ def _summary_line(summary: dict[str, object]) -> str:
     assert isinstance(glossary, dict)
     keys = ("changed", "added", "removed", "moved", "reference_only", "typography")
     parts = [f"{summary[key]} {key.replace('_', '-')}" for key in keys]
+    parts += [f"{summary[key]} {key}" for key in ("split", "merged") if summary.get(key)]
     extra = ", ".join(
         f"{count} {key.replace('_', '-')}" for key, count in glossary.items() if count
     )
@@ -76,6 +77,10 @@ def _summary_line(summary: dict[str, object]) -> str:
 
 
 def _label(change: Change) -> str:
+    if change.type == "split":
+        return f"{change.new_key} (off {change.old_key})"
+    if change.type == "merged":
+        return f"{change.old_key} (into {change.new_key})"
     if change.old_key == change.new_key or change.old_key is None:
         return str(change.new_key)
     if change.new_key is None:
@@ -109,11 +114,18 @@ def history(out: Screen, found: History, *, typography: bool = False) -> None:
     version before it; "introduced in" and "removed in" lines."""
     what = "Glossary entry" if found.kind == "glossary" else "Rule"
     out.add((f"{what} {found.key}, as of {found.edition}", "dim"))
-    if found.removed_in:
+    if found.merged_into is not None:
+        via = found.merged_into
+        out.add((f"merged into {via.number} in {via.edition}", "removed"))
+    elif found.removed_in:
         out.add((f"removed in {found.removed_in}", "removed"))
     for version in found.versions:
         _version(out, version, typography=typography)
-    out.add((f"introduced in {found.introduced_in}", "dim"))
+    if found.split_from is not None:
+        via = found.split_from
+        out.add((f"split off {via.number} ({via.edition}) in {found.introduced_in}", "dim"))
+    else:
+        out.add((f"introduced in {found.introduced_in}", "dim"))
     for subrule in found.subrules:
         out.blank()
         history(out, subrule, typography=typography)
@@ -126,6 +138,7 @@ def _version(out: Screen, version: Version, *, typography: bool) -> None:
         "changed": "changed",
         "moved": "renumbered",
         "moved_changed": "renumbered, changed",
+        "split": "split off",
     }
     note = status[version.status]
     out.blank()
@@ -202,7 +215,8 @@ def render_html(result: EditionDiff, *, typography: bool = False) -> str:
 
 def _html_summary(result: EditionDiff) -> str:
     summary = result.summary()
-    keys = ("changed", "added", "removed", "moved", "reference_only", "typography")
+    keys = ("changed", "added", "removed", "moved", "reference_only", "typography", "split",
+            "merged")  # fmt: skip
     header = "".join(f"<th>{key.replace('_', '-')}</th>" for key in keys)
     rules = "".join(f"<td>{summary[key]}</td>" for key in keys)
     glossary = "".join(f"<td>{summary['glossary'][key]}</td>" for key in keys)

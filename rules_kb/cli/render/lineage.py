@@ -17,7 +17,14 @@ def where(out: Screen, found: Where) -> None:
             f" did not exist yet in {found.to_edition}: it appeared in {found.introduced_in}",
         )
     else:
-        verb = "is" if found.status == "same" else "became"
+        verb = "is" if found.status in {"same", "changed"} else "became"
+        via = found.via
+        if via is not None and (via.edition, via.number) == (found.to_edition, found.now):
+            verb = "was merged into" if found.status == "merged" else "was split off"
+        elif via is not None and found.status == "merged":
+            verb = f"was merged into {via.number} in {via.edition}, which is"
+        elif via is not None and found.status == "split":
+            verb = f"was split off {via.number} ({via.edition}), which was"
         out.add(
             (head, "number"), f" {verb} ", (str(found.now), "number"), f" in {found.to_edition}"
         )

@@ -1,0 +1,191 @@
+"""The labelled lineage steps (tests/fixtures/lineage/) and how an alignment is scored
+against them; shared by tests/test_lineage_labels.py and bench/lineage.py.
+
+A step names a record of one edition (`ask` = "old") or of the next (`ask` = "new") and
+says, from a reading of the raw texts, which record on the other side continues it
+(`counterpart`, or null) and what happened (`status`). Counterparts are scored as
+precision and recall of the non-null answers (a wrong or missing counterpart counts
+against both, a counterpart given where the label has none against precision); statuses
+as the share of steps whose status is right.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules_kb.align import Alignment, Item
+from rules_kb.lineage import status
+
+FOLDER = Path(__file__).parent / "fixtures" / "lineage"
+STATUSES = frozenset(
+    {"same", "typography", "changed", "moved", "moved_changed", "added", "removed", "split",
+     "merged"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    stratum: str
+    old: str
+    new: str
+    kind: str
+    ask: str
+    key: str
+    counterpart: str | None
+    status: str
+
+
+def steps(folder: Path = FOLDER) -> list[Step]:
+    """Every labelled step (chains are scored apart)."""
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        if path.stem == "chains":
+            continue
+        for row in json.loads(path.read_text()):
+            if row.get("status") not in STATUSES:
+                continue
+            found.append(
+                Step(row["stratum"], row["old"], row["new"], row["kind"], row["ask"], row["key"],
+                     row["counterpart"], row["status"])
+            )  # fmt: skip
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What an alignment says about one step."""
+
+    counterpart: str | None
+    status: str
+
+
+def said(
+    step: Step,
+    old: tuple[Item, ...],
+    new: tuple[Item, ...],
+    alignment: Alignment,
+    content: Callable[[str, int], tuple[int, ...]],
+    load: Callable[[list[int]], Mapping[int, str]],
+) -> Said | None:
+    """The counterpart and status an alignment gives a step; None if the step's record is
+    not in the edition (a number printed wrong, read otherwise by the parser)."""
+    mine, _other = (old, new) if step.ask == "old" else (new, old)
+    index = next((i for i, item in enumerate(mine) if item.key == step.key), None)
+    if index is None:
+        return None
+    if step.ask == "old":
+        pairs = dict(alignment.pairs)
+        if index in pairs:
+            j = pairs[index]
+            return Said(new[j].key, status(old[index].key, content(step.old, index),
+                                           new[j].key, content(step.new, j), load))  # fmt: skip
+        merged = dict(alignment.merged)
+        if index in merged:
+            return Said(new[merged[index]].key, "merged")
+        return Said(None, "removed")
+    back = {j: i for i, j in alignment.pairs}
+    if index in back:
+        i = back[index]
+        return Said(old[i].key, status(old[i].key, content(step.old, i),
+                                       new[index].key, content(step.new, index), load))  # fmt: skip
+    split = {j: i for i, j in alignment.split}
+    if index in split:
+        return Said(old[split[index]].key, "split")
+    return Said(None, "added")
+
+
+@dataclass(slots=True)
+class Score:
+    """Counts for one stratum."""
+
+    right: int = 0
+    given: int = 0
+    labelled: int = 0
+    statuses_right: int = 0
+    steps: int = 0
+    missing: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.given if self.given else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.labelled if self.labelled else 1.0
+
+    @property
+    def status_share(self) -> float:
+        return self.statuses_right / self.steps if self.steps else 1.0
+
+    def add(self, step: Step, found: Said | None) -> None:
+        if found is None:
+            self.missing += 1
+            return
+        self.steps += 1
+        if found.counterpart is not None:
+            self.given += 1
+        if step.counterpart is not None:
+            self.labelled += 1
+            if found.counterpart == step.counterpart:
+                self.right += 1
+        self.statuses_right += found.status == step.status
+
+
+def score(
+    labelled: Iterable[Step],
+    answer: Callable[[Step], Said | None],
+) -> tuple[dict[str, Score], list[tuple[Step, Said | None]]]:
+    """Scores by stratum (and "all"), and the steps answered wrong."""
+    scores: dict[str, Score] = {"all": Score()}
+    wrong: list[tuple[Step, Said | None]] = []
+    for step in labelled:
+        found = answer(step)
+        scores.setdefault(step.stratum, Score()).add(step, found)
+        scores["all"].add(step, found)
+        if found is None or found.counterpart != step.counterpart or found.status != step.status:
+            wrong.append((step, found))
+    return scores, wrong
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A line of descent historians trace, as labelled: (first, last, key) segments,
+    oldest first, starting from one record."""
+
+    name: str
+    edition: str
+    kind: str
+    key: str
+    segments: tuple[tuple[str, str, str], ...]
+    forward: bool
+
+
+def chains(folder: Path = FOLDER) -> list[Chain]:
+    """The labelled chains."""
+    found = []
+    for row in json.loads((folder / "chains.json").read_text()):
+        start = row["start"]
+        found.append(
+            Chain(row["chain"], start["edition"], start["kind"], start["key"],
+                  tuple((s["from"], s["to"], s["key"]) for s in row["segments"]),
+                  row.get("direction") == "forward")
+        )  # fmt: skip
+    return found
+
+
+def segments(
+    keys_by_date: Iterable[tuple[str, str]], first: str, last: str
+) -> tuple[tuple[str, str, str], ...]:
+    """(date, key) of a line's records, oldest first, as segments within [first, last]."""
+    runs: list[list[str]] = []
+    for day, key in keys_by_date:
+        if not first <= day <= last:
+            continue
+        if runs and runs[-1][2] == key:
+            runs[-1][1] = day
+        else:
+            runs.append([day, day, key])
+    return tuple((a, b, c) for a, b, c in runs)

@@ -1,0 +1,207 @@
+"""Each class of lineage the historians rely on, on small editions written for the test
+(not the publisher's text): splits, merges, renames that leave an "(Obsolete)" stub,
+sections renamed, a kept number that is not enough, a rewritten definition following its
+heading, and typography that is never a change."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from rules_kb.align import Alignment, Item, align
+from rules_kb.lineage import status
+from rules_kb.worddiff import word_diff
+
+Row = tuple[str, str, str | None, str]
+"""(number or term, kind, parent, text) of one record."""
+
+
+def aligned(old: Sequence[Row], new: Sequence[Row]) -> tuple[Alignment, dict[str, str]]:
+    """The alignment of two small editions, and its old -> new key map."""
+    texts: dict[int, str] = {}
+
+    def items(rows: Sequence[Row]) -> list[Item]:
+        found = []
+        for key, kind, parent, text in rows:
+            text_id = next((i for i, t in texts.items() if t == text), len(texts))
+            texts[text_id] = text
+            found.append(Item(key, kind, parent, text_id))
+        return found
+
+    before, after = items(old), items(new)
+
+    def load(ids: Sequence[int]) -> Mapping[int, str]:
+        return {i: texts[i] for i in ids}
+
+    alignment = align(before, after, load)
+    return alignment, alignment.key_map(before, after)
+
+
+def keys(
+    alignment: Alignment, old: Sequence[Row], new: Sequence[Row], which: str
+) -> set[tuple[str, str]]:
+    pairs = alignment.split if which == "split" else alignment.merged
+    return {(old[i][0], new[j][0]) for i, j in pairs}
+
+
+# Two editions of a made-up chapter of state-based checks.
+LOSES = "A contestant with no points left or who must take a token from an empty pile loses."
+OLD_CHAPTER: list[Row] = [
+    ("420", "chapter", "4", "Periodic Checks"),
+    ("420.1", "rule", "420", "Whenever a contestant would act, the checks below happen first."),
+    ("420.5", "rule", "420", "The periodic checks are these:"),
+    ("420.5a", "subrule", "420.5", LOSES),
+    ("420.5b", "subrule", "420.5", "A marker with zero height is moved to its owner's bin."),
+    ("420.5c", "subrule", "420.5", "Two champions with the same name make their owner choose one."),
+]
+NEW_CHAPTER: list[Row] = [
+    ("420", "chapter", "4", "Periodic Checks"),
+    ("420.1", "rule", "420", "Whenever a contestant would act, the checks below happen first."),
+    ("420.5", "rule", "420", "The periodic checks are these:"),
+    ("420.5a", "subrule", "420.5", "A contestant with no points left loses."),
+    ("420.5b", "subrule", "420.5", "A marker with zero height is moved to its owner's bin."),
+    ("420.5c", "subrule", "420.5", "Two champions with the same name make their owner choose one."),
+    ("420.5g", "subrule", "420.5", "A contestant who must take a token from an empty pile loses."),
+]
+
+
+def test_a_split_continues_in_the_part_keeping_the_number() -> None:
+    alignment, mapping = aligned(OLD_CHAPTER, NEW_CHAPTER)
+    assert mapping["420.5a"] == "420.5a"  # the first clause keeps the number and the line
+    assert keys(alignment, OLD_CHAPTER, NEW_CHAPTER, "split") == {("420.5a", "420.5g")}
+    assert not alignment.added and not alignment.removed
+
+
+def test_a_merge_is_recorded_on_the_record_that_went_into_another() -> None:
+    alignment, mapping = aligned(NEW_CHAPTER, OLD_CHAPTER)  # the same edit undone
+    assert mapping["420.5a"] == "420.5a"
+    assert keys(alignment, NEW_CHAPTER, OLD_CHAPTER, "merged") == {("420.5g", "420.5a")}
+    assert not alignment.removed
+
+
+def test_a_kept_number_is_not_enough_against_content() -> None:
+    """The number 214.4 is reused for something unrelated; the old rule's sentences are at
+    212.1c now: the old 214.4 is not the new one."""
+    old: list[Row] = [
+        ("212", "chapter", "2", "Kinds of Pieces"),
+        ("212.1", "rule", "212", "Every piece has one kind or more."),
+        ("214", "chapter", "2", "Boards"),
+        ("214.4", "rule", "214", "When the kind of a piece on the board changes, the new kind "
+         "replaces the old one, but markers and tokens stay on it even if they mean nothing "
+         "for the new kind, and its owner keeps it until the round ends."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("212", "chapter", "2", "Kinds of Pieces"),
+        ("212.1", "rule", "212", "Every piece has one kind or more."),
+        ("212.1c", "subrule", "212.1", "When the kind of a piece changes, the new kind replaces "
+         "the old one, but markers and tokens stay on it even if they mean nothing for the new "
+         "kind, and its owner keeps it until the round ends."),
+        ("214", "chapter", "2", "Boards"),
+        ("214.4", "rule", "214", "Every board has a keeper, who sits at its north side."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["214.4"] == "212.1c"
+    assert [new[j][0] for j in alignment.added] == ["214.4"]
+
+
+def test_a_rewritten_definition_follows_its_heading() -> None:
+    """A keyword whose definition was rewritten ("triggered" -> "static") under a heading
+    that moved keeps its line; other keywords' definitions stay with theirs."""
+    old: list[Row] = [
+        ("502", "chapter", "5", "Keyword Abilities"),
+        ("502.63", "rule", "502", "Stoneskin"),
+        ("502.63a", "subrule", "502.63", 'Stoneskin is a triggered ability. "Stoneskin" means '
+         '"Whenever this piece is struck, remove one marker from it."'),
+        ("502.64", "rule", "502", "Swiftness"),
+        ("502.64a", "subrule", "502.64", "Swiftness is a static ability that lets a piece move "
+         "twice in a round."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("702", "chapter", "7", "Keyword Abilities"),
+        ("702.2", "rule", "702", "Stoneskin"),
+        ("702.2a", "subrule", "702.2", "Stoneskin is a static ability. A piece with stoneskin "
+         "loses one marker whenever it is struck."),
+        ("702.3", "rule", "702", "Swiftness"),
+        ("702.3a", "subrule", "702.3", "Swiftness is a static ability that lets a piece move "
+         "twice in a round."),
+    ]  # fmt: skip
+    _, mapping = aligned(old, new)
+    assert mapping["502.63"] == "702.2"
+    assert mapping["502.63a"] == "702.2a"
+    assert mapping["502.64a"] == "702.3a"
+
+
+def test_a_renamed_section_is_one_heading() -> None:
+    old: list[Row] = [
+        ("1", "section", None, "The Match"),
+        ("100", "chapter", "1", "Overview"),
+        ("101", "chapter", "1", "Golden Principles"),
+        ("102", "chapter", "1", "Contestants"),
+    ]
+    new: list[Row] = [
+        ("1", "section", None, "Match Concepts"),
+        ("100", "chapter", "1", "Overview"),
+        ("101", "chapter", "1", "Golden Principles"),
+        ("102", "chapter", "1", "Contestants"),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["1"] == "1"
+    assert not alignment.added and not alignment.removed
+
+
+def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
+    board = "The area where pieces stand while they are in the match. Pieces on it are in play."
+    old: list[Row] = [
+        ("In Play", "glossary", None, board),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("Arena", "glossary", None, board.replace("in play", "in the arena")),
+        ("In Play (Obsolete)", "glossary", None, "An older term for the arena. See Arena."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["In Play"] == "Arena"
+    assert keys(alignment, old, new, "split") == {("In Play", "In Play (Obsolete)")}
+
+
+def test_typography_is_never_a_change() -> None:
+    texts = {1: "A piece's owner can't move it.", 2: "A piece’s owner can’t move it."}
+    assert status("101.1", (1,), "101.1", (2,), lambda ids: texts) == "typography"
+    assert status("101.1", (1,), "101.2", (2,), lambda ids: texts) == "moved"
+    # A heading whose only difference is its quotes is not renamed.
+    headings = {1: "Same text.", 2: "Same text."}
+    assert status('"As If"', (1,), "“As If”", (2,), lambda ids: headings) == "typography"
+    # Inside a real change, a curly apostrophe against a straight one is kept, not edited.
+    assert word_diff("the keeper’s piece stays", "the keeper's piece moves") == (
+        ("=", "the keeper's piece "),
+        ("-", "stays"),
+        ("+", "moves"),
+    )
+
+
+def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
+    texts = {1: "See rule 724.2 for boards.", 2: "See rule 725.2 for boards."}
+    assert status("724.6", (1,), "725.6", (2,), lambda ids: texts) == "moved"
+    assert status("724.6", (1,), "724.6", (2,), lambda ids: texts) == "changed"
+
+
+NOT_CITATIONS = (
+    "a price of 702.17 dollars",
+    "it costs about 702.17",
+    "$702.17",
+    "version 702.17 of the app",
+    "v702.17",
+    "we scored 702.17 points",
+    "702.17 % of the vote",
+)
+CITATIONS = ("see 702.17", "702.17 says so", "CR 702.17", "rule 702.17 dollars")
+
+
+@pytest.mark.parametrize("text", NOT_CITATIONS + CITATIONS)
+def test_a_bare_number_is_a_citation_only_where_it_reads_as_one(text: str) -> None:
+    from rules_kb.cite import find
+
+    cited = [item.number for item in find(text)]
+    assert cited == ([] if text in NOT_CITATIONS else ["702.17"])
