@@ -184,7 +184,7 @@ def quality(db: Path) -> str:
     glossary = _glossary_quality(library)
     rows.append(
         [
-            "glossary renames (98 labelled)",
+            f"glossary renames ({glossary[3]} labelled)",
             glossary[2],
             f"{glossary[0]:.2f} / {glossary[1]:.2f}",
             "",
@@ -203,7 +203,7 @@ def quality(db: Path) -> str:
     return table(headers, rows)
 
 
-def _glossary_quality(library: Library) -> tuple[float, float, int]:
+def _glossary_quality(library: Library) -> tuple[float, float, int, int]:
     spec = json.loads((LABELS / "glossary.json").read_text())
     correct = false = 0
     for old, old_term, new, new_term in spec["pairs"]:
@@ -219,7 +219,7 @@ def _glossary_quality(library: Library) -> tuple[float, float, int]:
         after = library.items(new, glossary=True)
         false += term in library.alignment(old, new, glossary=True).key_map(before, after)
     labels = len(spec["pairs"]) + len(spec["unmatched_old"]) + len(spec["unmatched_new"])
-    return correct / (correct + false), correct / len(spec["pairs"]), labels
+    return correct / (correct + false), correct / len(spec["pairs"]), labels, len(spec["pairs"])
 
 
 def labelled(db: Path) -> str:

@@ -383,14 +383,16 @@ _QUOTES = re.compile(r"[\"“”‘’']")
 
 
 @lru_cache(maxsize=16384)
-def heading_names(term: str) -> frozenset[str]:
+def heading_names(term: str, *, renamed: bool = True) -> frozenset[str]:
     """The names a glossary heading goes by, as compared: each of "A, B" and "A/B", its
     "(Obsolete)"-like note dropped, quotes, case, hyphens and plurals folded, and the
-    Magic 2010 renames applied ("Comes into Play" is "Enters the Battlefield")."""
+    Magic 2010 renames applied ("Comes into Play" is "Enters the Battlefield") unless
+    `renamed` is false."""
     names = set()
     for name in glossary_names(term.replace("/", ", ")):
         plain = " ".join(_QUOTES.sub("", name).lower().replace("-", " ").split())
-        plain = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], plain)
+        if renamed:
+            plain = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], plain)
         words = [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
                  for w in plain.split()]  # fmt: skip
         if words:
@@ -404,13 +406,17 @@ def _name_similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     import numpy as np
     from rapidfuzz import fuzz, process
 
-    def spelled(terms: list[str]) -> list[str]:
-        return [" ".join(sorted(heading_names(term))) for term in terms]
+    def spelled(terms: list[str], renamed: bool) -> list[str]:
+        return [" ".join(sorted(heading_names(term, renamed=renamed))) for term in terms]
 
-    a, b = spelled(old), spelled(new)
-    ratio = process.cdist(a, b, scorer=fuzz.ratio, dtype=np.float32, workers=-1)
-    tokens = process.cdist(a, b, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=-1)
-    result: NDArray[np.float32] = np.maximum(ratio, tokens) / np.float32(100.0)
+    result: NDArray[np.float32] = np.zeros((len(old), len(new)), np.float32)
+    # With the Magic 2010 renames and without ("End of Turn" was "End of Turn Step"
+    # before it was "End Step").
+    for renamed in (True, False):
+        a, b = spelled(old, renamed), spelled(new, renamed)
+        ratio = process.cdist(a, b, scorer=fuzz.ratio, dtype=np.float32, workers=-1)
+        tokens = process.cdist(a, b, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=-1)
+        result = np.maximum(result, np.maximum(ratio, tokens) / np.float32(100.0))
     return result
 
 
@@ -790,12 +796,11 @@ def _stubs(
     entry carrying the old definition continues it, and the stub was split off it.
     Returns the stubs (new index -> old index)."""
     group = reworded.of(old, new, GLOSSARY)
+    new_stubs = {j for j in group.new if _OBSOLETE in new[j].key.lower()}
+    if not new_stubs:
+        return {}
     stubs = {
-        i: j
-        for i, j in pairs.items()
-        if j in group.new
-        and _OBSOLETE in new[j].key.lower()
-        and _OBSOLETE not in old[i].key.lower()
+        i: j for i, j in pairs.items() if j in new_stubs and _OBSOLETE not in old[i].key.lower()
     }
     if not stubs:
         return {}
