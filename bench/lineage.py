@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import common  # noqa: E402
 from common import compiled, table, verdict  # noqa: E402
 
 import rules_kb  # noqa: E402
@@ -333,4 +334,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(common.run(main, "lineage.py"))

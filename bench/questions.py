@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common
 from bench.common import REPO, compiled, percentile, table
 
 QUESTIONS = REPO / "tests" / "fixtures" / "questions.toml"
@@ -237,4 +238,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run(main, "questions.py"))

@@ -25,6 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import common  # noqa: E402
 from common import median_time, table, verdict  # noqa: E402
 
 from rules_kb import graph, pipeline, refs, store  # noqa: E402
@@ -128,4 +129,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run(main, "refs.py"))

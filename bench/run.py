@@ -36,6 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import common  # noqa: E402
 from common import compiled, percentile, table, verdict  # noqa: E402
 
 from rules_kb.search_index import index_dir  # noqa: E402
@@ -591,4 +592,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run(main, "run.py"))

@@ -26,6 +26,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import common  # noqa: E402
 from common import table, verdict  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
@@ -163,4 +164,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(common.run(main, "site.py"))

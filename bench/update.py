@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
+import common
 from common import table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -187,4 +188,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(common.run(main, "update.py"))

@@ -26,6 +26,7 @@ from rules_kb.progress import Progress, silent
 if TYPE_CHECKING:
     import networkx as nx
 
+    from rules_kb.changes import Changes
     from rules_kb.diff import EditionDiff, TermChange
     from rules_kb.fetch import Download, Policy
     from rules_kb.graph import Format as GraphFormat
@@ -536,6 +537,58 @@ class KnowledgeBase:
                     raise UnknownRule(reader.unknown_rule_message(after, wanted))
             return only
 
+    def changes(
+        self,
+        since: str,
+        until: str = "latest",
+        *,
+        chapter: str | None = None,
+        rule: str | None = None,
+        term: str | None = None,
+    ) -> Changes:
+        """The real changes (typography apart) of every edition in force from `since` (a
+        date, YYYY-MM-DD) to `until`, each against the edition before it, as `diff` sees
+        them. At most one of `chapter` ("702", or a section "7"), `rule` (a number or
+        keyword; its subrules too, followed through renumberings) and `term` (a glossary
+        entry, followed through renames), named as `until` has them."""
+        from datetime import date
+
+        from rules_kb import bounds
+        from rules_kb.changes import changes
+        from rules_kb.diff import Library
+        from rules_kb.errors import BadOption
+        from rules_kb.records import RuleRecord
+
+        bounds.edition(since)
+        for value in (chapter, rule, term):
+            if value is not None:
+                bounds.term(value, "chapter, rule or term")
+        if sum(value is not None for value in (chapter, rule, term)) > 1:
+            raise BadOption("name one of a chapter, a rule or a term, not several")
+        try:
+            date.fromisoformat(since)
+        except ValueError:
+            raise BadOption(f"--since takes a date, YYYY-MM-DD: not {since!r}") from None
+        if chapter is not None and not (chapter.isdigit() and len(chapter) in (1, 3)):
+            raise BadOption(
+                f"a chapter is three digits (702) or a section one (7): not {chapter!r}"
+            )
+        with self._snapshot() as reader:
+            last = reader.resolve_edition(until)
+            if rule is not None:
+                rule = self._number_for(rule, last)
+                with self._redirecting(rule, last):
+                    reader.rule(rule, last)
+            if term is not None:
+                found = self.define(term, last)
+                if isinstance(found, RuleRecord):
+                    raise UnknownTerm(f"no glossary entry {term!r} in {last}")
+                term = found.term
+            return changes(
+                Library(reader), self.lineage, reader.dates(), since, last,
+                chapter=chapter, rule=rule, term=term,
+            )  # fmt: skip
+
     def term_changes(self, old: str, new: str) -> tuple[TermChange, ...]:
         """The phrases replaced across an edition ("in play" -> "on the battlefield")."""
         return self.diff(old, new).term_changes()
@@ -725,40 +778,23 @@ class _IngestFailed(RulesKbError):
     """An ingest through the API failed; the message says why."""
 
 
-#: The cyclic collector's thresholds during an ingest. An ingest allocates millions of
-#: short-lived tuples and lists, almost none of them in cycles (reference counting frees
-#: them); at Python's defaults (700, 10, 10) the collector's passes cost 7% of a full
-#: ingest's CPU. The peak memory of a full ingest is the same (241 MB) either way.
-INGEST_GC_THRESHOLDS = (50_000, 20, 20)
-
-
 class _Writer:
     """One writing session: the database is opened on the first file that needs it (so a
-    run that fails everywhere creates nothing) and kept open for the rest. The collector
-    runs less often while it is open (`INGEST_GC_THRESHOLDS`), as before afterwards."""
+    run that fails everywhere creates nothing) and kept open for the rest. Process-wide
+    settings, such as the collector's thresholds, are the caller's (`rules-kb ingest` sets
+    them; a library never does)."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.db: Any = None
         self.digests: dict[str, IngestResult] | None = None
-        self._thresholds: tuple[int, int, int]
-        """The collector's thresholds before the session (set on entering it)."""
 
     def __enter__(self) -> _Writer:
-        import gc  # here: a lookup never opens a writer
-
-        self._thresholds = gc.get_threshold()
-        gc.set_threshold(*INGEST_GC_THRESHOLDS)
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        try:
-            if self.db is not None:
-                self.db.close()
-        finally:
-            import gc
-
-            gc.set_threshold(*self._thresholds)
+        if self.db is not None:
+            self.db.close()
 
     def database(self) -> Any:
         """The writable database, opened (created, migrated) now if it was not."""

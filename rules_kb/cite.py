@@ -9,6 +9,13 @@ words around it read as one: not an amount ("a price of 702.17 dollars", "$702.1
 version ("version 702.17", "v702.17") or a score ("702.17 points"). A range cites every
 number of the edition between its ends ("rules 510.1a–c" is 510.1a, 510.1b and 510.1c),
 of the kind its ends are (subrules between subrules, rules between rules).
+
+A quotation written next to a citation ("702.19b says “…”", "702.19b: “…”", "“…”
+(CR 702.19b)") is checked against what the rule (with its examples and subrules) said
+in the edition in force then, and says in the edition checked against: `quote_ok`,
+`quote_changed` (it said it then, not now) or `quote_not_found` (it did not say it
+then). Words are compared with typography, case and punctuation folded; an ellipsis in
+the quotation stands for words left out.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from dataclasses import dataclass
 
 from rules_kb.history import Lineage
 from rules_kb.models import normalise_number
-from rules_kb.records import Citation, CitationReport, CitationStatus
+from rules_kb.records import Citation, CitationReport, CitationStatus, QuoteStatus
 
 #: A bare citation: an optional lead, a dotted number (three-digit chapter), and
 #: letters glued or in parentheses; never inside a longer number, a price or a version.
@@ -49,6 +56,19 @@ _NOT_AFTER = re.compile(
 _CONTEXT = 40
 #: A chapter or section cited with a lead word the grammar does not know ("CR 702").
 _LEAD_CHAPTER = re.compile(r"(?:\bCR\s*|§\s*)(?P<base>[1-9]\d{2}|[1-9])(?![\w.]|\.\d)")
+#: A quotation after a citation: "says", "reads", a colon or a dash, then the quoted words.
+_QUOTE_AFTER = re.compile(
+    r"\)?\s*(?:(?:says|said|reads|read|states|stated|provides|explains)\s*(?:that\s*)?,?\s*"
+    r"|[:,–—-]\s*)?[\"“]((?:[^\"“”\n]|\n(?![ \t]*\n)){8,1000})[\"”]"
+)
+#: A quotation before a citation in parentheses: “…” (CR 702.19b), "…" (rule 702.19b).
+_QUOTE_BEFORE = re.compile(
+    r"[\"“]((?:[^\"“”\n]|\n(?![ \t]*\n)){8,1000})[\"”][.,]?\s*[(\[]\s*(?:see\s+)?"
+    r"(?:CR\s*|rules?\s+|§\s*)?$",
+    re.IGNORECASE,
+)
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|\.\s*\.\s*\.|…)\s*")
+_QUOTED_WORD = re.compile(r"\w+")
 #: Documents larger than this are refused: nothing cited in a text is that long.
 MAX_CHARS = 5_000_000
 
@@ -70,6 +90,8 @@ class Found:
     number a range stands for between its ends."""
     ends_range: bool = False
     """Whether it is the printed end of a range (the number before it is the start)."""
+    quote: str | None = None
+    """The quotation written next to it, if any."""
 
 
 def find(text: str) -> list[Found]:
@@ -109,7 +131,37 @@ def find(text: str) -> list[Found]:
         written = match.group("base")
         found.append(Found(match.group().strip(), start, match.end(), written, written))
     found.sort(key=lambda item: item.start)
-    return found
+    return _quoted(text, found)
+
+
+def _quoted(text: str, found: list[Found]) -> list[Found]:
+    """Each citation with the quotation written next to it (after it, or just before it
+    when it stands in parentheses); a list or range quotes with its first number."""
+    from dataclasses import replace
+
+    out: list[Found] = []
+    for index, item in enumerate(found):
+        previous = out[-1] if out else None
+        if item.ends_range or (
+            previous is not None
+            and previous.raw == item.raw
+            and previous.start < item.start <= previous.start + len(item.raw) + 2
+        ):
+            out.append(item)  # a range's end, or a later number of one citation
+            continue
+        # The end of this citation: its last number (a list or range is one citation).
+        reach = item.start + len(item.raw) + 2
+        later = [o.end for o in found[index:] if o.raw == item.raw and o.start <= reach]
+        after = _QUOTE_AFTER.match(text, max(later))
+        if after is not None:
+            out.append(replace(item, quote=" ".join(after.group(1).split())))
+            continue
+        lead = text.rfind(item.raw.split()[0], max(0, item.start - 40), item.start + 1)
+        before = _QUOTE_BEFORE.search(text, max(0, (lead if lead >= 0 else item.start) - 1100),
+                                      lead if lead >= 0 else item.start)  # fmt: skip
+        quote = None if before is None else " ".join(before.group(1).split())
+        out.append(item if quote is None else replace(item, quote=quote))
+    return out
 
 
 def _reads_as_citation(text: str, start: int, end: int) -> bool:
@@ -131,11 +183,77 @@ def check(lineage: Lineage, text: str, as_of: str, to: str) -> CitationReport:
         raise BadSearchQuery(f"the document has {len(text):,} characters; at most {MAX_CHARS:,}")
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
     citations = []
+    said = _Said(lineage)
     for item in _between(lineage, find(text), as_of):
         line = bisect_right(line_starts, item.start)
         column = item.start - line_starts[line - 1] + 1
-        citations.append(_follow(lineage, item, line, column, as_of, to))
+        citation = _follow(lineage, item, line, column, as_of, to)
+        if item.quote is not None:
+            citation = _checked(citation, item.quote, said, as_of, to)
+        citations.append(citation)
     return CitationReport(as_of, to, tuple(citations), fixed=_fixed(text, citations))
+
+
+def _checked(citation: Citation, quote: str, said: _Said, as_of: str, to: str) -> Citation:
+    """The citation with its quotation checked then (`as_of`) and now (`to`)."""
+    from dataclasses import replace
+
+    status: QuoteStatus
+    if citation.status == "unknown" or not said(citation.number, as_of, quote):
+        status = "quote_not_found"
+    elif citation.now is not None and said(citation.now, to, quote):
+        status = "quote_ok"
+    else:
+        status = "quote_changed"
+    return replace(citation, quote=quote, quote_status=status)
+
+
+class _Said:
+    """Whether a rule (its text, examples and subrules) said some words in an edition;
+    each rule's words are read once."""
+
+    def __init__(self, lineage: Lineage) -> None:
+        self.lineage = lineage
+        self.words: dict[tuple[str, str], str] = {}
+
+    def __call__(self, number: str, edition: str, quote: str) -> bool:
+        key = (number, edition)
+        if key not in self.words:
+            self.words[key] = self._read(number, edition)
+        told = self.words[key]
+        at = 0
+        for fragment in _ELLIPSIS.split(quote):
+            wanted = _folded(fragment)
+            if not wanted.strip():
+                continue
+            at = told.find(wanted, at)
+            if at < 0:
+                return False
+            at += len(wanted)
+        return True
+
+    def _read(self, number: str, edition: str) -> str:
+        from rules_kb.errors import UnknownRule
+
+        try:
+            record = self.lineage.reader.rule(number, edition)
+        except UnknownRule:
+            return ""
+        texts: list[str] = []
+        stack = [record]
+        while stack:
+            current = stack.pop()
+            texts += [current.text, *current.examples]
+            stack.extend(reversed(current.children))
+        # A rule's texts are apart: no quotation runs from one into the next.
+        return "\0".join(_folded(text) for text in texts)
+
+
+def _folded(text: str) -> str:
+    """Words only, lower case, typography folded, one space between them (and around)."""
+    from rules_kb.typography import fold
+
+    return " " + " ".join(_QUOTED_WORD.findall(fold(text).lower())) + " "
 
 
 def _follow(lineage: Lineage, item: Found, line: int, column: int, as_of: str, to: str) -> Citation:

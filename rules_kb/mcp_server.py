@@ -360,6 +360,13 @@ def cite_text(report: Any) -> str:
             "unknown": f"no such rule in {report.as_of}",
         }[citation.status]
         lines.append(f"line {citation.line}, column {citation.column}: {citation.raw} -> {fate}")
+        if citation.quote_status is not None:
+            said = {
+                "quote_ok": "the rule said it then and says it now",
+                "quote_changed": "the rule said it then, not now",
+                "quote_not_found": f"the rule did not say it in {report.as_of}",
+            }[citation.quote_status]
+            lines.append(f'  quotation "{citation.quote}": {said}')
     return "\n".join(lines)
 
 

@@ -380,6 +380,9 @@ class Where:
 
 
 CitationStatus = Literal["current", "changed", "moved", "removed", "unknown"]
+QuoteStatus = Literal["quote_ok", "quote_changed", "quote_not_found"]
+#: What `cite --check` counts as a stale quotation.
+STALE_QUOTES: frozenset[str] = frozenset({"quote_changed", "quote_not_found"})
 #: What `cite --check` counts as stale: the number no longer leads to the rule meant.
 STALE: frozenset[str] = frozenset({"moved", "removed", "unknown"})
 
@@ -413,11 +416,17 @@ class Citation:
     """The rule's text when the document was written."""
     text: str | None = None
     """Its text in the edition checked against."""
+    quote: str | None = None
+    """The quotation written next to the citation ("702.19b says “…”"), if any."""
+    quote_status: QuoteStatus | None = None
+    """quote_ok (the rule says it then and now), quote_changed (it said it then, not now),
+    quote_not_found (it did not say it then); None without a quotation."""
 
     @property
     def stale(self) -> bool:
-        """Whether the number no longer leads to the rule the document meant."""
-        return self.status in STALE
+        """Whether the number no longer leads to the rule the document meant, or its
+        quotation is no longer (or never was) what the rule says."""
+        return self.status in STALE or self.quote_status in STALE_QUOTES
 
     def words(self) -> tuple[tuple[str, str], ...]:
         """How the wording changed since, word by word: ("=", kept), ("-", deleted) and
@@ -441,6 +450,10 @@ class Citation:
         }
         if self.removed_in:
             document["removed_in"] = self.removed_in
+        document["quote"] = self.quote
+        document["quote_status"] = self.quote_status
+        if self.quote_status == "quote_changed":
+            document["quote_words"] = [list(op) for op in self.words()]
         return document
 
 

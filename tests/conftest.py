@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,38 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
     from typer.testing import Result
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
+#: The shared editions; RULES_KB_SHARED points elsewhere (a missing folder shows what the
+#: fast tier does without them).
+SHARED = Path(
+    os.environ.get("RULES_KB_SHARED")
+    or Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
+)
+
+
+#: Fixtures that read the shared editions: a test that uses one (directly or through
+#: another fixture) is in the corpus tier.
+CORPUS_FIXTURES = frozenset({"shared_editions", "all_editions_db", "small_db"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "corpus: reads the shared editions in ../shared; `pytest -m 'not corpus'` is the fast tier",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the corpus tier; without ../shared its tests skip with one reason."""
+    missing = pytest.mark.skip(reason=f"{SHARED} is not there (the corpus tier)")
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        needs = any(
+            "shared" in str(mark.kwargs.get("reason", "")) for mark in item.iter_markers("skipif")
+        )
+        if fixtures & CORPUS_FIXTURES or needs:
+            item.add_marker(pytest.mark.corpus)
+        if item.get_closest_marker("corpus") and not SHARED.is_dir():
+            item.add_marker(missing)
 
 
 def edition_files() -> list[Path]:

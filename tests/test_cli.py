@@ -431,6 +431,7 @@ def variant(name_start: str) -> Path:
     return found[0]
 
 
+@pytest.mark.corpus
 def test_variant_with_identical_records_is_unchanged(tmp_path: Path) -> None:
     db = tmp_path / "v.db"
     ok("ingest", SHARED / "2017-09-29.txt", "--db", db, "--json")
@@ -441,6 +442,7 @@ def test_variant_with_identical_records_is_unchanged(tmp_path: Path) -> None:
     assert dump(db) == before
 
 
+@pytest.mark.corpus
 def test_variant_with_different_text_needs_replace(tmp_path: Path) -> None:
     db = tmp_path / "v.db"
     ok("ingest", SHARED / "2011-09-30.txt", "--db", db, "--json")
@@ -460,6 +462,7 @@ def test_variant_with_different_text_needs_replace(tmp_path: Path) -> None:
 # the database path ---------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_rules_kb_db_is_the_default(tmp_path: Path) -> None:
     env_db = Path(os.environ["RULES_KB_DB"])
     assert not env_db.exists()
@@ -469,6 +472,7 @@ def test_rules_kb_db_is_the_default(tmp_path: Path) -> None:
     assert as_json("rule", "100.1")["edition"] == OLDEST
 
 
+@pytest.mark.corpus
 def test_db_option_beats_the_environment(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
     ok("ingest", SMALL, "--db", other, "--json")

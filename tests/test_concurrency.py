@@ -32,6 +32,7 @@ def finished(process: subprocess.Popen[str], timeout: float = 600) -> tuple[int,
     return process.returncode, out, err
 
 
+@pytest.mark.corpus
 def test_searches_and_lookups_during_an_ingest_answer_from_a_complete_state(
     tmp_path: Path,
 ) -> None:
@@ -66,6 +67,7 @@ def test_searches_and_lookups_during_an_ingest_answer_from_a_complete_state(
     assert searches >= 20 and lookups >= 50
 
 
+@pytest.mark.corpus
 def test_two_ingests_racing_into_one_database_both_succeed(tmp_path: Path) -> None:
     files = edition_files()[-12:]
     db = tmp_path / "race.db"
@@ -99,6 +101,7 @@ def _lineage(path: Path) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("name", ["a#b.db", "what?.db", "per%41cent.db", "space d.db"])
+@pytest.mark.corpus
 def test_database_paths_with_awkward_characters(tmp_path: Path, name: str) -> None:
     db = tmp_path / name
     ok_cli("ingest", SHARED / "2026-08-07.txt", "--db", db, "--no-index")
@@ -107,6 +110,7 @@ def test_database_paths_with_awkward_characters(tmp_path: Path, name: str) -> No
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(name)) == []
 
 
+@pytest.mark.corpus
 def test_a_database_on_read_only_media_answers_lookups(tmp_path: Path) -> None:
     """The database alone (no -wal, no -shm) on a read-only file system: a bind mount made
     read-only inside a user namespace, as a CD or a read-only share would be."""

@@ -15,6 +15,7 @@ import sqlite3
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -22,8 +23,9 @@ from hypothesis import strategies as st
 
 from rules_kb.decode import Decoded, decode, normalise_newlines
 from rules_kb.errors import NotText
+from tests.conftest import SHARED
 
-EDITIONS = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
+EDITIONS = SHARED
 VARIANTS = EDITIONS / "variants"
 MANIFEST = EDITIONS / "MANIFEST.tsv"
 
@@ -526,9 +528,9 @@ def _require_shared() -> None:
         pytest.skip(f"shared CR editions not found at {EDITIONS}")
 
 
-def _params(names: list[str]) -> list[str | None]:
-    """Parametrize over the names, or over one placeholder that skips."""
-    return list(names) or [None]
+def _params(names: list[str]) -> list[Any]:
+    """Parametrize over the names (the corpus tier), or over one placeholder that skips."""
+    return [pytest.param(name, marks=pytest.mark.corpus) for name in names or [None]]
 
 
 @cache

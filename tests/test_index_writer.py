@@ -87,6 +87,7 @@ def contents(ix: Any) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.corpus
 def test_the_analysed_writer_writes_what_whoosh_writes(
     tmp_path: Path, documents: tuple[list[si.Document], list[str]]
 ) -> None:
@@ -105,6 +106,7 @@ def test_the_analysed_writer_writes_what_whoosh_writes(
     assert any(len(postings) > 100 for _stats, postings in mine["text"].values())
 
 
+@pytest.mark.corpus
 def test_a_merge_of_segments_goes_through_the_pool(
     tmp_path: Path, documents: tuple[list[si.Document], list[str]]
 ) -> None:

@@ -227,6 +227,7 @@ def test_a_failed_ingest_creates_nothing(tmp_path: Path) -> None:
     assert not db.exists() and not list(tmp_path.iterdir())
 
 
+@pytest.mark.corpus
 def test_reingesting_unchanged_files_does_not_read_them_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -245,10 +246,12 @@ def test_reingesting_unchanged_files_does_not_read_them_again(
     assert [row["edition"] for row in document] == [f.stem for f in files]
 
 
+@pytest.mark.corpus
 def test_shared_editions_are_there() -> None:
     assert SHARED.is_dir() and len(edition_files()) == 134
 
 
+@pytest.mark.corpus
 def test_parallel_ingest_stores_the_same_in_order(tmp_path: Path) -> None:
     """--jobs 3: two processes read while one stores; the outcome is that of --jobs 1."""
     files = [*edition_files()[-6:], tmp_path / "missing.txt"]

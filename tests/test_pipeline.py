@@ -8,7 +8,7 @@ import pytest
 
 from rules_kb import pipeline, store
 from rules_kb.errors import EditionExists
-from tests.conftest import SHARED, variant_files
+from tests.conftest import SHARED, run_cli, variant_files
 
 VARIANTS = variant_files()
 
@@ -43,13 +43,17 @@ def test_variant_is_its_edition_or_names_the_damage(path: Path, tmp_path: Path) 
         assert any("truncated" in warning for warning in warnings)
 
 
-def test_an_ingest_runs_the_collector_less_often_then_as_before(
+@pytest.mark.corpus
+def test_the_ingest_command_runs_the_collector_less_often_and_the_library_never(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The collector's thresholds are process-wide: `rules-kb ingest` lowers how often it
+    runs for its own work and puts them back; `kb.ingest_files` leaves them alone (an
+    MCP server or another program keeps its own)."""
     import gc
 
     import rules_kb
-    from rules_kb.api import INGEST_GC_THRESHOLDS
+    from rules_kb.cli.base import INGEST_GC_THRESHOLDS
 
     during: list[tuple[int, int, int]] = []
     real = store.ingest
@@ -66,5 +70,7 @@ def test_an_ingest_runs_the_collector_less_often_then_as_before(
     kb = rules_kb.open(tmp_path / "gc.db")
     outcomes = kb.ingest_files([SHARED / "2026-08-07.txt", bad], index=False)
     assert [o.error is None for o in outcomes] == [True, False]
-    assert during == [INGEST_GC_THRESHOLDS]
+    assert during == [before]
+    run_cli("ingest", SHARED / "2026-06-19.txt", bad, "--db", tmp_path / "gc.db", "--no-index")
+    assert during == [before, INGEST_GC_THRESHOLDS]
     assert gc.get_threshold() == before

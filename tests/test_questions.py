@@ -220,7 +220,7 @@ def test_questions_answer_as_of_the_edition(kb: Any) -> None:
 
 
 def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
-    """The floors are what the ranking reached when it was tuned (see docs in the README):
+    """The floors are what the ranking reached when it was tuned (see docs/benchmarks.md):
     a change that loses questions fails here before it reaches the benchmark."""
     cases = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
     assert len(cases) >= 150

@@ -1,5 +1,6 @@
-"""The README's Python API examples run as doctests against the shared editions, and its
-two set-up commands are the ones CI runs."""
+"""The documentation stays true: the Python API examples of docs/api.md run as doctests
+against the shared editions, the README's two set-up commands are the ones CI runs, the
+README stays short, and every link between the pages leads somewhere."""
 
 from __future__ import annotations
 
@@ -9,28 +10,24 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-def _section(title: str) -> str:
-    text = README.read_text("utf-8")
-    start = text.index(f"## {title}")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end > 0 else None]
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = REPO / "docs"
 
 
 def test_the_api_examples_run(all_editions_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULES_KB_DB", str(all_editions_db))
-    blocks = re.findall(r"```python\n(.*?)```", _section("The Python API"), re.S)
+    api = DOCS / "api.md"
+    blocks = re.findall(r"```python\n(.*?)```", api.read_text("utf-8"), re.S)
     assert blocks, "the API section has no python example"
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for number, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"README.md example {number}", str(README), 0)
+        test = parser.get_doctest(block, {}, f"docs/api.md example {number}", str(api), 0)
         assert test.examples, block
         runner.run(test)
     results = runner.summarize(verbose=False)
-    assert results.failed == 0, f"{results.failed} README examples failed (see the output above)"
+    assert results.failed == 0, f"{results.failed} API examples failed (see the output above)"
 
 
 def test_two_setup_commands_and_ci_runs_the_test_one() -> None:
@@ -40,6 +37,17 @@ def test_two_setup_commands_and_ci_runs_the_test_one() -> None:
     assert len(commands) == 2
     install, tests = commands
     assert "pip install ." in install and "rules-kb ingest ../shared/cr/editions" in install
-    assert "pytest" in tests
+    assert 'pytest -q -m "not corpus"' in tests and tests.endswith("pytest -q -m corpus")
     ci = (README.parent / ".ci" / "run").read_text("utf-8")
-    assert "pytest -q" in ci and tests.endswith("pytest -q")
+    assert tests.split(" && pytest", 1)[1] in ci  # CI runs the README's two tiers
+
+
+def test_the_readme_is_read_in_ten_minutes() -> None:
+    assert len(README.read_text("utf-8").splitlines()) < 300
+
+
+@pytest.mark.parametrize("page", [README, *sorted(DOCS.glob("*.md"))], ids=lambda p: p.name)
+def test_every_link_between_the_pages_leads_somewhere(page: Path) -> None:
+    text = page.read_text("utf-8")
+    for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
+        assert (page.parent / target).exists(), f"{page.name} links to {target}"

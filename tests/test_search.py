@@ -94,6 +94,7 @@ def test_each_distinct_text_is_indexed_once(index: Any, conn: sqlite3.Connection
     assert trample and all(len(sources[key].editions) > 1 for key in trample)
 
 
+@pytest.mark.corpus
 def test_an_ingest_updates_the_index_incrementally(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,6 +119,7 @@ def test_an_ingest_updates_the_index_incrementally(
     assert found["edition"] == LATEST and found["hits"]
 
 
+@pytest.mark.corpus
 def test_an_ingest_leaves_the_index_fresh(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17", index=True)
     folder = core.index_dir(db)
@@ -129,6 +131,7 @@ def test_an_ingest_leaves_the_index_fresh(tmp_path: Path) -> None:
         assert core.ensure_index(conn, folder).action == "fresh"
 
 
+@pytest.mark.corpus
 def test_a_search_never_answers_from_a_stale_index(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2008-10-01")
     assert search_json(db, '"mana burn"', "--kind", "rule")["total"] > 0
@@ -137,6 +140,7 @@ def test_a_search_never_answers_from_a_stale_index(tmp_path: Path) -> None:
     assert after["edition"] == MANA_BURN_REMOVED and after["total"] == 0
 
 
+@pytest.mark.corpus
 def test_a_replaced_edition_or_a_foreign_stamp_rebuilds(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17")
     folder = core.index_dir(db)
@@ -148,6 +152,7 @@ def test_a_replaced_edition_or_a_foreign_stamp_rebuilds(tmp_path: Path) -> None:
         assert core.is_fresh(conn, folder)
 
 
+@pytest.mark.corpus
 def test_an_unwritable_index_is_one_clean_error(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17")
     core.index_dir(db).write_text("not a folder")
@@ -447,6 +452,7 @@ def test_the_analysis_is_whooshs_stemming_analyzer(conn: sqlite3.Connection) -> 
         assert core.stems(text) == [token.text for token in analyzer(text)], text
 
 
+@pytest.mark.corpus
 def test_an_updated_index_answers_as_a_rebuilt_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -475,6 +481,7 @@ def test_an_updated_index_answers_as_a_rebuilt_one(
                     assert score == pytest.approx(second[key], rel=0.1), key
 
 
+@pytest.mark.corpus
 def test_the_engine_is_kept_and_reopened_when_the_index_changes(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17", index=True)
     folder = core.index_dir(db)
@@ -487,6 +494,7 @@ def test_the_engine_is_kept_and_reopened_when_the_index_changes(tmp_path: Path) 
         assert again.search(conn, "trample", core.Filters(edition="2026-04-17")).hits
 
 
+@pytest.mark.corpus
 def test_a_search_reads_only_through_its_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -544,6 +552,7 @@ def test_staging_folders_of_dead_builds_are_cleaned(tmp_path: Path) -> None:
         alive.wait()
 
 
+@pytest.mark.corpus
 def test_a_build_cleans_up_after_a_killed_one(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -579,6 +588,7 @@ def test_a_hostile_query_fails_in_one_line(full_db: Path, query: str, says: str)
     assert "Traceback" not in result.output
 
 
+@pytest.mark.corpus
 def test_a_query_no_index_could_answer_is_refused_before_one_is_built(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17")
     nested = "(" * 30 + "a OR b" + ")" * 30
@@ -617,6 +627,7 @@ def test_a_long_query_of_repeated_words_counts_them(index: Any, conn: sqlite3.Co
     assert long.total == once.total
 
 
+@pytest.mark.corpus
 def test_an_index_of_the_older_format_is_rebuilt(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17", index=True)
     folder = core.index_dir(db)

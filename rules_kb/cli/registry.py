@@ -16,7 +16,7 @@ __all__ += ["search", "site", "update"]
 HELP_PANELS = {
     "Look up": ["rule", "define", "show", "search"],
     "Cross-references": ["refs", "check", "graph"],
-    "Across editions": ["history", "where", "cite", "diff"],
+    "Across editions": ["history", "where", "cite", "diff", "changes"],
     "Publish and share": ["site", "mcp", "serve"],
     "Database": ["ingest", "update", "editions"],
 }

@@ -97,6 +97,39 @@ def diff(
         _write_screen(out, output)
 
 
+@command
+def changes(
+    since: Annotated[
+        str, typer.Option("--since", help="The first day: editions in force from then on.")
+    ],
+    until: Annotated[
+        str, typer.Option("--until", help="The last edition (a date, latest, a set code).")
+    ] = "latest",
+    chapter: Annotated[
+        str | None, typer.Option("--chapter", help="Only this chapter (702) or section (7).")
+    ] = None,
+    rule: Annotated[
+        str | None,
+        typer.Option("--rule", "-r", help="Only this rule and its subrules, through renumberings."),
+    ] = None,
+    term: Annotated[
+        str | None, typer.Option("--term", help="Only this glossary entry, through renames.")
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """List the real changes of every edition since a date, typography apart."""
+    from rules_kb.cli.render import diff as render
+
+    found = knowledge_base(db).changes(since, until, chapter=chapter, rule=rule, term=term)
+    if json_out:
+        _write_json(found.as_json(), None)
+        return
+    out = screen()
+    render.changes(out, found)
+    _write_screen(out, None)
+
+
 def _write_json(document: object, output: Path | None) -> None:
     import json
 

@@ -13,6 +13,7 @@ from rules_kb.cli.base import (
     JsonOption,
     command,
     database_path,
+    fewer_collections,
     knowledge_base,
 )
 
@@ -54,7 +55,8 @@ def ingest(
         raise Exit("no .txt files found in " + ", ".join(str(path) for path in paths))
     database_path(db)
     kb = knowledge_base(db, quiet=json_out)
-    outcomes = kb.ingest_files(files, replace=replace, index=False, jobs=jobs)
+    with fewer_collections():
+        outcomes = kb.ingest_files(files, replace=replace, index=False, jobs=jobs)
     index_error = None
     if not no_index and kb.path.exists():
         from rules_kb.errors import RulesKbError

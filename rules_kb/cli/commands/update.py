@@ -12,7 +12,14 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.base import DbOption, JsonOption, command, knowledge_base, screen
+from rules_kb.cli.base import (
+    DbOption,
+    JsonOption,
+    command,
+    fewer_collections,
+    knowledge_base,
+    screen,
+)
 
 UrlOption = Annotated[
     str | None,
@@ -86,7 +93,7 @@ def update(
     from rules_kb.cli.render.update import download_progress
 
     policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff, deadline=deadline)
-    with download_progress(quiet=json_out) as progress:
+    with download_progress(quiet=json_out) as progress, fewer_collections():
         result, got = knowledge_base(db, quiet=json_out).update(
             url=url, page=page, policy=policy, replace=replace, download_progress=progress
         )

@@ -10,6 +10,7 @@ from rules_kb.cli.output import Screen
 from rules_kb.controls import visible
 
 if TYPE_CHECKING:
+    from rules_kb.changes import Changes
     from rules_kb.diff import Change, EditionDiff, TermChange
     from rules_kb.history import History, Version
 
@@ -94,6 +95,29 @@ def _print_change(out: Screen, change: Change) -> None:
     out.words(change.words)
     for example in change.examples:
         out.words((("=", "Example: "), *example.words), indent=2, hang=2)
+
+
+def changes(out: Screen, found: Changes) -> None:
+    """The editions of the span that changed, each with its real changes and their word
+    diffs; those that did not, in one line."""
+    scope = ", ".join(f"{name} {value}" for name, value in found.scope.items())
+    span = f"{found.since} … {found.until}" + (f" ({scope})" if scope else "")
+    changed = [edition for edition in found.editions if edition.changes]
+    out.add(
+        (f"Real changes, {span}: {found.count} in {len(changed)} of", "bold"),
+        (f" {len(found.editions)} editions", "bold"),
+    )
+    for edition in changed:
+        out.blank()
+        count = len(edition.changes)
+        noun = "change" if count == 1 else "changes"
+        out.add((edition.edition, "heading"), (f"  from {edition.previous}: {count} {noun}", "dim"))
+        for change in edition.changes:
+            _print_change(out, change)
+    quiet = [edition.edition for edition in found.editions if not edition.changes]
+    if quiet:
+        out.blank()
+        out.add(("no change in: ", "dim"), (", ".join(quiet), "dim"), hang=2)
 
 
 def terms(out: Screen, result: EditionDiff, found: Sequence[TermChange]) -> None:

@@ -62,8 +62,18 @@ def citations(out: Screen, name: str, report: CitationReport, *, words: bool) ->
     )  # fmt: skip
     for citation in report.citations:
         out.add(*_line(citation, report), indent=2, hang=4)
+        if citation.quote_status is not None:
+            label, style = _QUOTES[citation.quote_status]
+            out.add((label, style), (f" “{citation.quote}”", "dim"), indent=10, hang=2)
         if words and citation.status in {"changed", "moved"} and citation.text_changed:
             out.words(citation.words(), indent=6, hang=0)
+
+
+_QUOTES = {
+    "quote_ok": ("quotation right then and now:", "good"),
+    "quote_changed": ("quotation no longer what it says (it was then):", "changed"),
+    "quote_not_found": ("quotation not what it said then:", "error"),
+}
 
 
 def _line(citation: Citation, report: CitationReport) -> list[tuple[str, str]]:

@@ -1,0 +1,147 @@
+"""The real changes of every edition in a span, typography apart: `rules-kb changes`.
+
+Each edition of the span is compared with the edition before it, as `diff` compares
+them (the stored lineage of neighbours), and its changes are kept when they touch what
+was asked for: a chapter (or section), a rule and its subrules followed through their
+renumberings, or a glossary entry followed through its renames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules_kb.diff import Change, Library, diff
+
+if TYPE_CHECKING:
+    from rules_kb.history import Lineage
+
+
+@dataclass(frozen=True, slots=True)
+class EditionChanges:
+    """The real changes of one edition against the edition before it."""
+
+    edition: str
+    """The edition's date."""
+    previous: str
+    """The date of the edition before it."""
+    changes: tuple[Change, ...]
+    """Its changes that touch what was asked for, rules first, typography apart."""
+
+    def as_json(self) -> dict[str, Any]:
+        """{"edition", "previous", "changes"}, each change as `diff --json` has it."""
+        return {
+            "edition": self.edition,
+            "previous": self.previous,
+            "changes": [change.as_json() for change in self.changes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """The real changes of every edition in a span, oldest edition first."""
+
+    since: str
+    """The first day of the span (an edition in force from then on is in it)."""
+    until: str
+    """The last edition of the span."""
+    editions: tuple[EditionChanges, ...]
+    """Every edition of the span, each with its changes (possibly none)."""
+    scope: dict[str, str]
+    """What was asked for: {"chapter": "702"}, {"rule": "702.19"}, {"term": …} or {}."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The SPEC shape of `changes --json`."""
+        return {
+            "since": self.since,
+            "until": self.until,
+            **self.scope,
+            "editions": [edition.as_json() for edition in self.editions],
+        }
+
+    @property
+    def count(self) -> int:
+        """How many changes the span holds."""
+        return sum(len(edition.changes) for edition in self.editions)
+
+
+def changes(
+    library: Library,
+    lineage: Lineage,
+    dates: Sequence[str],
+    since: str,
+    until: str,
+    *,
+    chapter: str | None = None,
+    rule: str | None = None,
+    term: str | None = None,
+) -> Changes:
+    """The real changes of the editions dated from `since` to `until` (dates of stored
+    editions, oldest first, in `dates`). `rule` and `term` are named as `until` has them;
+    their earlier numbers and names come from the lineage."""
+    found: list[EditionChanges] = []
+    for index, day in enumerate(dates):
+        if index == 0 or not since <= day <= until:
+            continue
+        previous = dates[index - 1]
+        result = diff(library, previous, day)
+        everything = [c for c in (*result.rules, *result.glossary) if c.type != "typography"]
+        if chapter is not None:
+            kept = [c for c in result.rules if c.type != "typography" and _in_chapter(c, chapter)]
+        elif rule is not None:
+            old, new = (
+                _counterpart(lineage, "rule", rule, until, side) for side in (previous, day)
+            )
+            kept = [c for c in result.rules if c.type != "typography" and _in_rule(c, old, new)]
+        elif term is not None:
+            old, new = (
+                _counterpart(lineage, "glossary", term, until, side) for side in (previous, day)
+            )
+            kept = [
+                c
+                for c in result.glossary
+                if c.type != "typography" and (c.old_key == old or c.new_key == new)
+            ]
+        else:
+            kept = everything
+        found.append(EditionChanges(day, previous, tuple(kept)))
+    scope = {
+        name: value
+        for name, value in (("chapter", chapter), ("rule", rule), ("term", term))
+        if value is not None
+    }
+    return Changes(since, until, tuple(found), scope)
+
+
+def _chapter_of(number: str | None) -> str | None:
+    return None if number is None else number.split(".", 1)[0]
+
+
+def _in_chapter(change: Change, chapter: str) -> bool:
+    """Whether a rule change is in a chapter ("702") or a section ("7") on either side."""
+    for key in (change.old_key, change.new_key):
+        found = _chapter_of(key)
+        if found is not None and (found == chapter or (len(chapter) == 1 and found[0] == chapter)):
+            return True
+    return False
+
+
+def _in_rule(change: Change, old: str | None, new: str | None) -> bool:
+    """Whether a change is of the rule (or one of its subrules) numbered `old` before and
+    `new` after."""
+
+    def under(key: str | None, number: str | None) -> bool:
+        return (
+            key is not None
+            and number is not None
+            and (key == number or (key.startswith(number) and key[len(number) :].isalpha()))
+        )
+
+    return under(change.old_key, old) or under(change.new_key, new)
+
+
+def _counterpart(lineage: Lineage, kind: str, key: str, edition: str, day: str) -> str | None:
+    """The number (or term) in `day` of the record `key` of `edition`, or None."""
+    found = lineage.where("rule" if kind == "rule" else "glossary", key, edition, day)
+    return found.now
