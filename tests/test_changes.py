@@ -85,3 +85,25 @@ def test_bad_requests_are_one_line(kb: rules_kb.KnowledgeBase, all_editions_db: 
         kb.changes("2024-01-01", rule="502.9")
     result = run_cli("changes", "--since", "2024-02-30", "--db", all_editions_db)
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_the_atom_feed_parses_with_an_entry_per_edition(all_editions_db: Path) -> None:
+    import feedparser
+
+    result = ok_cli(
+        "changes", "--since", "2024-01-01", "--chapter", "702", "--atom",
+        "--base-url", "https://example.org/cr/", "--db", all_editions_db,
+    )  # fmt: skip
+    feed = feedparser.parse(result.stdout)
+    assert not feed.bozo and feed.version == "atom10"
+    listed = json.loads(
+        ok_cli("changes", "--since", "2024-01-01", "--chapter", "702", "--json",
+               "--db", all_editions_db).stdout
+    )["editions"]  # fmt: skip
+    assert len(feed.entries) == len(listed)
+    newest = listed[-1]
+    entry = feed.entries[0]
+    assert entry.link == (
+        f"https://example.org/cr/diff/{newest['previous']}_{newest['edition']}.html"
+    )
+    assert entry.title.startswith(f"{newest['edition']}: {len(newest['changes'])} real change")

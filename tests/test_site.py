@@ -219,6 +219,21 @@ def test_diff_pages_show_moves_and_keep_typography_apart(
     assert f'href="diff/{before}_{BRO}.html"' in editions
 
 
+def test_atom_feeds_of_the_changes_parse_and_link_to_the_diffs(built: dict[str, Any]) -> None:
+    import feedparser
+
+    out = built["out"]
+    every = feedparser.parse((out / "feeds" / "changes.atom").read_text("utf-8"))
+    assert not every.bozo and every.version == "atom10"
+    diffs = sorted((out / "diff").glob("*.html"))
+    assert len(every.entries) == len(diffs)
+    for entry in every.entries[:5]:
+        assert (out / "feeds" / entry.link).resolve().is_file(), entry.link
+    chapter = feedparser.parse((out / "feeds" / "chapter-702.atom").read_text("utf-8"))
+    assert not chapter.bozo and 0 < len(chapter.entries) < len(every.entries)
+    assert all("702." in entry.summary for entry in chapter.entries)
+
+
 def test_pages_escape_the_text(tmp_path: Path) -> None:
     assert markup.plain("a\x1b[31m<b>&") == "a\\x1b[31m&lt;b&gt;&amp;"
     assert markup.plain("the _Magic_ game") == "the <i>Magic</i> game"

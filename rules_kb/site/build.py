@@ -14,13 +14,14 @@ import hashlib
 import itertools
 import json
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules_kb.changes import EditionChanges
 from rules_kb.models import is_title
 from rules_kb.progress import Progress, silent
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from rules_kb.api import KnowledgeBase
+    from rules_kb.diff import Change
 
 
 @dataclass(slots=True)
@@ -293,14 +295,52 @@ class Generator:
         pairs = list(itertools.pairwise(dates))
         advance = self.progress("site: diffs", len(pairs))
         summaries = {}
+        changed = []
         for old, new in pairs:
             with self.stage("diff (API)"):
                 diff = self.kb.diff(old, new)
             with self.stage("diff pages"):
                 self.render("diff.html", pages.diff_page(self.site, diff), "diff")
             summaries[new] = diff.summary()
+            real = tuple(c for c in (*diff.rules, *diff.glossary) if c.type != "typography")
+            changed.append(EditionChanges(new, old, real))
             advance(1, new)
+        with self.stage("feeds"):
+            self.feeds(changed)
         return summaries
+
+    def feeds(self, changed: Sequence[EditionChanges]) -> None:
+        """Atom feeds of the real changes: every edition, and each chapter's editions."""
+        from rules_kb.feeds import atom
+
+        def link(page: str) -> Callable[[EditionChanges], str]:
+            def to(edition: EditionChanges) -> str:
+                target = at.diff_page(edition.previous, edition.edition)
+                if self.base_url:
+                    return self.base_url.rstrip("/") + "/" + target
+                return at.href(page, target)
+
+            return to
+
+        page = "feeds/changes.atom"
+        feed = atom(changed, title="Comprehensive Rules: every edition's real changes",
+                    name="changes", link=link(page))  # fmt: skip
+        self.writer.write(page, feed, "static")
+        chapters: dict[str, list[EditionChanges]] = {}
+        for edition in changed:
+            by_chapter: dict[str, list[Change]] = {}
+            for change in edition.changes:
+                for chapter in _chapters(change):
+                    by_chapter.setdefault(chapter, []).append(change)
+            for chapter, kept in by_chapter.items():
+                chapters.setdefault(chapter, []).append(
+                    EditionChanges(edition.edition, edition.previous, tuple(kept))
+                )
+        for chapter, editions in chapters.items():
+            page = f"feeds/chapter-{chapter}.atom"
+            feed = atom(editions, title=f"Comprehensive Rules: real changes to chapter {chapter}",
+                        name=f"chapter-{chapter}", link=link(page))  # fmt: skip
+            self.writer.write(page, feed, "static")
 
     # search, static files, offline ---------------------------------------------------
 
@@ -374,6 +414,14 @@ def search_documents(contents: Contents, places: EditionPlaces) -> Iterable[sear
         url = places.glossary(entry.term)
         if url is not None:
             yield searchindex.Document(entry.term, "g", url, entry.term, entry.text)
+
+
+def _chapters(change: Change) -> set[str]:
+    """The chapters (three digits) a rule change touches, on either side."""
+    if change.kind == "glossary":
+        return set()
+    found = {key.split(".")[0] for key in (change.old_key, change.new_key) if key}
+    return {chapter for chapter in found if len(chapter) == 3}
 
 
 def sitemap(base_url: str, paths: Iterable[str]) -> str:

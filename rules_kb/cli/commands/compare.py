@@ -115,15 +115,38 @@ def changes(
     term: Annotated[
         str | None, typer.Option("--term", help="Only this glossary entry, through renames.")
     ] = None,
+    atom: Annotated[
+        bool, typer.Option("--atom", help="An Atom feed, an entry per edition, instead.")
+    ] = False,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="Where the web edition is published (the feed's links)."),
+    ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """List the real changes of every edition since a date, typography apart."""
     from rules_kb.cli.render import diff as render
 
+    if json_out and atom:
+        raise Exit("--json and --atom do not go together", code=2)
     found = knowledge_base(db).changes(since, until, chapter=chapter, rule=rule, term=term)
     if json_out:
         _write_json(found.as_json(), None)
+        return
+    if atom:
+        from rules_kb.feeds import atom as feed
+
+        base = (base_url or "").rstrip("/") + "/" if base_url else ""
+        scope = "".join(f", {name} {value}" for name, value in found.scope.items())
+        name = "-".join(["changes", *(f"{k}-{v}" for k, v in found.scope.items())])
+        _write_text(
+            feed(
+                found.editions, title=f"Comprehensive Rules: real changes{scope}", name=name,
+                link=lambda e: f"{base}diff/{e.previous}_{e.edition}.html",
+            ) + "\n",
+            None,
+        )  # fmt: skip
         return
     out = screen()
     render.changes(out, found)
