@@ -223,7 +223,8 @@ def _pieces(record: str, room: int) -> list[str]:
 
 def rule_text(record: RuleRecord) -> str:
     """A rule quoted exactly, its subrules and examples under it, the edition named."""
-    lines = [f"Comprehensive Rules, edition {record.edition}"]
+    span = "" if record.in_force is None else f", {record.in_force}"
+    lines = [f"Comprehensive Rules, edition {record.edition}{span}"]
     records = [record, *record.repeats]
     if record.repeats:
         lines.append(f"(this edition prints {record.number} {len(records)} times)")

@@ -27,6 +27,7 @@ from rules_kb.records import (
     Edge,
     EditionRecord,
     GlossaryRecord,
+    InForce,
     References,
     RuleRecord,
 )
@@ -158,6 +159,13 @@ class Reader:
         """Every stored edition date, oldest first."""
         return list(self._dates)
 
+    def in_force(self, edition: str) -> InForce:
+        """When a stored edition was in force: until the next one, or still."""
+        from bisect import bisect_right
+
+        later = bisect_right(self._dates, edition)
+        return InForce(edition, self._dates[later] if later < len(self._dates) else None)
+
     def edition_id(self, edition: str) -> int:
         """The row id of a stored edition."""
         found = self._ids.get(edition)
@@ -183,6 +191,7 @@ class Reader:
         if not records:
             raise UnknownRule(self.unknown_rule_message(edition, wanted))
         first, *others = records
+        first = _with(first, in_force=self.in_force(edition))
         if not others:
             return first
         return _with(first, repeats=tuple(others))
@@ -380,8 +389,9 @@ class Reader:
             if _POINTER.match(record.text) and other in self._pointed_terms(edition, record)
         )
         return GlossaryRecord(
-            record.edition, record.term, record.text, record.rules, see, term, match
-        )
+            record.edition, record.term, record.text, record.rules, see, term, match,
+            in_force=self.in_force(edition),
+        )  # fmt: skip
 
     def entry(self, term: str, text: str, edition: str) -> GlossaryRecord:
         """A glossary entry with the rules its definition cites."""

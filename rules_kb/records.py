@@ -18,6 +18,24 @@ RuleKind = Literal["section", "chapter", "rule", "subrule"]
 
 
 @dataclass(frozen=True, slots=True)
+class InForce:
+    """When an edition was in force: from its date until the next edition's, or still."""
+
+    since: str
+    """The edition's date."""
+    until: str | None
+    """The date of the edition that replaced it; None for the latest."""
+
+    def as_json(self) -> dict[str, str | None]:
+        """{"from", "until"} (until null: the latest edition)."""
+        return {"from": self.since, "until": self.until}
+
+    def __str__(self) -> str:
+        """ "the latest, in force now" or "in force until 2019-05-03"."""
+        return "the latest, in force now" if self.until is None else f"in force until {self.until}"
+
+
+@dataclass(frozen=True, slots=True)
 class RuleRecord:
     """A rule of one edition with its examples, its subrules (nested) and what it cites."""
 
@@ -47,6 +65,8 @@ class RuleRecord:
     """Which record with this number it is (1 unless the edition prints the number twice)."""
     repeats: tuple[RuleRecord, ...] = ()
     """The other records the edition prints with the same number, in document order."""
+    in_force: InForce | None = None
+    """When its edition was in force (set on the records a lookup answers with)."""
 
     def walk(self) -> Iterator[RuleRecord]:
         """This rule and all its descendants, in document order."""
@@ -59,6 +79,8 @@ class RuleRecord:
         document = {"edition": self.edition, **self._node()}
         document["previous"] = self.previous
         document["next"] = self.next
+        if self.in_force is not None:
+            document["in_force"] = self.in_force.as_json()
         if self.repeats:
             document["occurrence"] = self.occurrence
             document["occurrences"] = len(self.repeats) + 1
@@ -103,6 +125,8 @@ class GlossaryRecord:
     """What was asked for."""
     match: Literal["exact", "name", "fuzzy", "rule"] = "exact"
     """How the query was matched: the heading, one of its names, a near spelling."""
+    in_force: InForce | None = None
+    """When its edition was in force (set on the entry a lookup answers with)."""
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of `define --json`."""
@@ -115,6 +139,8 @@ class GlossaryRecord:
         }
         if self.see:
             document["see"] = [entry.as_json() for entry in self.see]
+        if self.in_force is not None:
+            document["in_force"] = self.in_force.as_json()
         return document
 
 

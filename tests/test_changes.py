@@ -107,3 +107,17 @@ def test_the_atom_feed_parses_with_an_entry_per_edition(all_editions_db: Path) -
         f"https://example.org/cr/diff/{newest['previous']}_{newest['edition']}.html"
     )
     assert entry.title.startswith(f"{newest['edition']}: {len(newest['changes'])} real change")
+
+
+def test_every_rule_and_entry_says_when_its_edition_was_in_force(all_editions_db: Path) -> None:
+    kb = rules_kb.open(all_editions_db)
+    old = kb.rule("702.19b", "2019-01-25")
+    assert old.as_json()["in_force"] == {"from": "2019-01-25", "until": "2019-05-03"}
+    latest = kb.define("trample")
+    assert latest.as_json()["in_force"]["until"] is None
+    text = ok_cli("rule", "702.19b", "-e", "2019-02-01", "--db", all_editions_db).stdout
+    assert text.splitlines()[0] == (
+        "Comprehensive Rules, edition 2019-01-25, in force until 2019-05-03"
+    )
+    text = ok_cli("define", "trample", "--db", all_editions_db).stdout
+    assert text.splitlines()[0].endswith("the latest, in force now")

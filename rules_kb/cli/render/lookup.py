@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules_kb.cli.output import Screen
-from rules_kb.records import EditionRecord, GlossaryRecord, RuleRecord
+from rules_kb.records import EditionRecord, GlossaryRecord, InForce, RuleRecord
 
 _COUNTS = (("rules", 5), ("examples", 8), ("glossary", 8))
 
@@ -37,7 +37,7 @@ def editions(out: Screen, rows: Sequence[EditionRecord]) -> None:
 def rule(out: Screen, record: RuleRecord) -> None:
     """A rule with its children indented, its examples and what it cites, then its
     neighbours; every record of a repeated number, in document order."""
-    out.add((f"Comprehensive Rules, edition {record.edition}", "dim"))
+    out.add((f"Comprehensive Rules, edition {record.edition}{_span(record.in_force)}", "dim"))
     records = [record, *record.repeats]
     if record.repeats:
         out.add(
@@ -88,7 +88,7 @@ def _node(out: Screen, node: RuleRecord, depth: int) -> None:
 
 def definition(out: Screen, entry: GlossaryRecord) -> None:
     """A glossary entry, and the entries its "See X." points to."""
-    out.add((f"Glossary, edition {entry.edition}", "dim"))
+    out.add((f"Glossary, edition {entry.edition}{_span(entry.in_force)}", "dim"))
     if entry.match == "fuzzy":
         out.add((f"(no entry {entry.query!r}; the nearest is {entry.term!r})", "dim"))
     _entry(out, entry)
@@ -110,3 +110,9 @@ def heading_rule(out: Screen, term: str, record: RuleRecord) -> None:
         (f"{term!r} is not in the glossary of {record.edition}; it is rule {record.number}:", "dim")
     )
     rule(out, record)
+
+
+def _span(in_force: InForce | None) -> str:
+    """The header's ", in force until 2019-05-03" (or ", the latest, in force now");
+    nothing when not known."""
+    return "" if in_force is None else f", {in_force}"
