@@ -234,6 +234,18 @@ def test_atom_feeds_of_the_changes_parse_and_link_to_the_diffs(built: dict[str, 
     assert all("702." in entry.summary for entry in chapter.entries)
 
 
+def test_edition_and_rule_pages_say_when_their_edition_was_in_force(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    out = built["out"]
+    dates = sorted(record.edition for record in kb.editions())
+    after = dates[dates.index(BRO) + 1]
+    old = read(out, f"e/{BRO}/index.html")
+    assert f"In force from {BRO} until {after}, when the next edition replaced it." in old
+    latest = read(out, "rule/702.19b.html")
+    assert f"In force since {dates[-1]}: the latest edition." in latest
+
+
 def test_pages_escape_the_text(tmp_path: Path) -> None:
     assert markup.plain("a\x1b[31m<b>&") == "a\\x1b[31m&lt;b&gt;&amp;"
     assert markup.plain("the _Magic_ game") == "the <i>Magic</i> game"

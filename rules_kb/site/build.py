@@ -173,7 +173,9 @@ class Generator:
             latest = kb.edition("latest")
             chosen = chosen_editions(kb, wanted, dates, latest)
         sets = {r.edition: r.set.name for r in records if r.set is not None}
-        self.site = pages.Site(latest, {}, sets=sets, base_url=self.base_url)
+        self.site = pages.Site(
+            latest, {}, sets=sets, base_url=self.base_url, dates=tuple(sorted(dates))
+        )
         self.report.editions = tuple(chosen)
         latest_contents = self.load(latest)
         with self.stage("redirects (API)"):

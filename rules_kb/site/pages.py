@@ -124,10 +124,23 @@ class Site:
     """Edition -> the name of its set."""
     base_url: str | None = None
     """Where the site will be published, for canonical links."""
+    dates: tuple[str, ...] = ()
+    """Every stored edition, oldest first (to say until when an edition was in force)."""
+
+    def in_force(self, day: str) -> str:
+        """ "In force since 2026-08-07: the latest edition." or "In force from 2019-01-25
+        until 2019-05-03, when the next edition replaced it." """
+        later = [other for other in self.dates if other > day]
+        if not later:
+            return f"In force since {day}: the latest edition."
+        return f"In force from {day} until {later[0]}, when the next edition replaced it."
 
     def page(self, path: str, title: str, **context: Any) -> dict[str, Any]:
-        """The context every template gets, plus the page's own."""
+        """The context every template gets, plus the page's own; a page of an edition (or
+        a rule page, of the latest) says when that edition was in force."""
         canonical = f"{self.base_url.rstrip('/')}/{path}" if self.base_url else None
+        if "edition" in context and "in_force" not in context:
+            context["in_force"] = self.in_force(context["edition"])
         return {
             "page": path,
             "root": at.root_of(path),
@@ -332,6 +345,7 @@ def rule_page(
         versions=[version_view(site, page, v, record.number) for v in history.versions],
         introduced=history.introduced_in,
         split_from=history.split_from,
+        in_force=site.in_force(site.latest),
     )  # fmt: skip
 
 
