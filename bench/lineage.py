@@ -257,26 +257,14 @@ def labelled(db: Path) -> str:
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
     from rules_kb.history import Lineage
-    from tests.lineage_labels import chains, segments
+    from tests.lineage_labels import chains, stored_segments
 
-    reader = Reader(db)
-    lineage = Lineage(reader)
-    date_of = {reader.edition_id(day): day for day in reader.dates()}
+    lineage = Lineage(Reader(db))
     rows = []
     for chain in chains():
-        seq = (
-            lineage.rule_seq(chain.key, chain.edition)
-            if chain.kind == "rule"
-            else lineage.term_seq(chain.key, chain.edition)
-        )
-        kind = "rule" if chain.kind == "rule" else "glossary"
-        line = lineage.line(kind, chain.edition, seq) if seq is not None else []
-        first = chain.segments[0][0] if chain.forward else reader.dates()[0]
-        ours = segments(
-            [(date_of[n.edition_id], n.key) for n in line], first, chain.segments[-1][1]
-        )
+        agrees = stored_segments(lineage, chain) == chain.segments
         shown = " ← ".join(key for _, _, key in reversed(chain.segments))
-        rows.append([chain.name, shown, verdict(ours == chain.segments)])
+        rows.append([chain.name, shown, verdict(agrees)])
     return table(["chain", "labelled (newest first)", "stored lineage agrees"], rows)
 
 

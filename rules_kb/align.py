@@ -566,25 +566,36 @@ def _word_ids(text: str, *, ordered: bool = False) -> tuple[int, ...]:
 def _dice(old: list[str], new: list[str]) -> NDArray[np.float32]:
     """Dice coefficient of the word sets, for all pairs at once (one sparse product)."""
     import numpy as np
-    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
-    def rows(texts: list[str]) -> tuple[list[int], list[int]]:
-        indptr: list[int] = [0]
-        indices: list[int] = []
-        for text in texts:
-            indices.extend(_word_ids(text))
-            indptr.append(len(indices))
-        return indptr, indices
-
-    old_ptr, old_idx = rows(old)
-    new_ptr, new_idx = rows(new)
-    shape = len(_VOCABULARY)
-    a = csr_matrix((np.ones(len(old_idx), np.float32), old_idx, old_ptr), (len(old), shape))
-    b = csr_matrix((np.ones(len(new_idx), np.float32), new_idx, new_ptr), (len(new), shape))
-    common = (a @ b.T).toarray()
-    sizes = np.asarray(a.sum(axis=1)) + np.asarray(b.sum(axis=1)).T
+    common, old_sizes, new_sizes = _overlap(
+        [_word_ids(text) for text in old], [_word_ids(text) for text in new]
+    )
+    sizes = old_sizes + new_sizes
     result: NDArray[np.float32] = (2 * common / np.maximum(sizes, 1)).astype(np.float32)
     return result
+
+
+def _overlap(
+    left: list[tuple[int, ...]], right: list[tuple[int, ...]]
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
+    """How many distinct words each left text shares with each right text (a matrix), the
+    left texts' word counts (a column) and the right texts' (a row): one sparse product
+    over word ids of `_VOCABULARY`, which holds them all already."""
+    import numpy as np
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
+    def matrix(rows: list[tuple[int, ...]]) -> csr_matrix:
+        indptr = [0]
+        indices: list[int] = []
+        for ids in rows:
+            indices.extend(ids)
+            indptr.append(len(indices))
+        data = np.ones(len(indices), np.float32)
+        return csr_matrix((data, indices, indptr), (len(rows), len(_VOCABULARY)))
+
+    a, b = matrix(left), matrix(right)
+    common = (a @ b.T).toarray()
+    return common, np.asarray(a.sum(axis=1)), np.asarray(b.sum(axis=1)).T
 
 
 _LETTERS = re.compile(r"[a-z]+$")
@@ -661,7 +672,6 @@ def _parts(
 
     import numpy as np
 
-    new_of = {i: j for i, j in pairs.items()}
     old_of = {j: i for i, j in pairs.items()}
     # Old number -> new number of the pairs: where an old parent stands now.
     new_key = {old[i].key: new[j].key for i, j in pairs.items()}
@@ -699,42 +709,39 @@ def _parts(
             if source is None:
                 continue
             i = sources[source]
-            if i in new_of and contained[row, source] < SPLIT_CONTAINED:
+            if i in pairs and contained[row, source] < SPLIT_CONTAINED:
                 continue  # a source with a counterpart already needs more
             found.setdefault(i, []).append(j)
-    if found:
-        for i, pieces in found.items():
-            kept = new_of.get(i)
-            if kept is not None:
-                # A part holds what the old rule's counterpart lost, not what it kept.
-                lost = set(words(old[i])) - set(words(new[kept]))
-                pieces = [j for j in pieces if j in namesake_parts or _carries(words(new[j]), lost)]
-                if not pieces:
-                    continue
-            if kept is None:
-                # No counterpart yet: it continues in the part keeping its number, else
-                # in its first part (only a long rule: short ones are boilerplate the
-                # fuzzy pass judged already, "Multiple instances of X are redundant").
-                long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
-                if not long:
-                    continue
-                kept = next((j for j in long if new[j].key == old[i].key), min(long))
-                pairs[i] = kept
-                new_of[i], old_of[kept] = kept, i
-            elif new[kept].key != old[i].key:
-                # The core is the part keeping the number, else the first part.
-                same = [j for j in pieces if new[j].key == old[i].key]
-                core = same[0] if same else min(pieces)
-                if same or core < kept:
-                    pieces = [*pieces, kept]
-                    pieces.remove(core)
-                    pairs[i] = core
-                    del old_of[kept]
-                    new_of[i], old_of[core] = core, i
-                    kept = core
-            for j in pieces:
-                if j != kept:
-                    split[j] = i
+    for i, pieces in found.items():
+        kept = pairs.get(i)
+        if kept is not None:
+            # A part holds what the old rule's counterpart lost, not what it kept.
+            lost = set(words(old[i])) - set(words(new[kept]))
+            pieces = [j for j in pieces if j in namesake_parts or _carries(words(new[j]), lost)]
+            if not pieces:
+                continue
+        if kept is None:
+            # No counterpart yet: it continues in the part keeping its number, else in
+            # its first part (only a long rule: short ones are boilerplate the fuzzy pass
+            # judged already, "Multiple instances of X are redundant").
+            long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
+            if not long:
+                continue
+            kept = next((j for j in long if new[j].key == old[i].key), min(long))
+            pairs[i], old_of[kept] = kept, i
+        elif new[kept].key != old[i].key:
+            # The core is the part keeping the number, else the first part.
+            same = [j for j in pieces if new[j].key == old[i].key]
+            core = same[0] if same else min(pieces)
+            if same or core < kept:
+                pieces = [*pieces, kept]
+                pieces.remove(core)
+                del old_of[kept]
+                pairs[i], old_of[core] = core, i
+                kept = core
+        for j in pieces:
+            if j != kept:
+                split[j] = i
     # Merges into a record keeping the number of an old one left over, whose words it all
     # holds: that old record is the core, the one paired with it so far was merged in.
     targets_by_key = {new[j].key: j for j in targets}
@@ -752,10 +759,8 @@ def _parts(
             if old[other].key == new[home].key:
                 continue
             del pairs[other]
-            del new_of[other]
             merged[other] = home
-        pairs[i] = home
-        new_of[i], old_of[home] = home, i
+        pairs[i], old_of[home] = home, i
     # Merges: old records left over, each into the one new rule holding its words.
     absorbed = [i for i in group.old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
     if absorbed and targets:
@@ -779,8 +784,7 @@ def _parts(
                 if _carries(words(old[i]), gained):
                     merged[i] = j
             elif len(words(old[i])) >= ALONE_WORDS:
-                pairs[i] = j
-                new_of[i], old_of[j] = j, i
+                pairs[i], old_of[j] = j, i
     return split, merged
 
 
@@ -874,25 +878,12 @@ def _contained(
     parts: list[tuple[int, ...]], wholes: list[tuple[int, ...]]
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """Share of each part's distinct words found in each whole, and share of each whole's
-    words found in each part (one sparse product)."""
+    words found in each part."""
     import numpy as np
-    from scipy.sparse import csr_matrix
 
-    def matrix(rows: list[tuple[int, ...]]) -> csr_matrix:
-        indptr = [0]
-        indices: list[int] = []
-        for ids in rows:
-            indices.extend(ids)
-            indptr.append(len(indices))
-        data = np.ones(len(indices), np.float32)
-        return csr_matrix((data, indices, indptr), (len(rows), len(_VOCABULARY)))
-
-    a, b = matrix(parts), matrix(wholes)
-    common = (a @ b.T).toarray()
-    part_sizes = np.maximum(np.asarray(a.sum(axis=1)), 1)
-    whole_sizes = np.maximum(np.asarray(b.sum(axis=1)), 1).T
-    contained: NDArray[np.float32] = (common / part_sizes).astype(np.float32)
-    covered: NDArray[np.float32] = (common / whole_sizes).astype(np.float32)
+    common, part_sizes, whole_sizes = _overlap(parts, wholes)
+    contained: NDArray[np.float32] = (common / np.maximum(part_sizes, 1)).astype(np.float32)
+    covered: NDArray[np.float32] = (common / np.maximum(whole_sizes, 1)).astype(np.float32)
     return contained, covered
 
 

@@ -114,17 +114,17 @@ def changes(
     return Changes(since, until, tuple(found), scope)
 
 
-def _chapter_of(number: str | None) -> str | None:
-    return None if number is None else number.split(".", 1)[0]
+def chapters(change: Change) -> set[str]:
+    """Where a rule change stands, on either side: the chapter of each of its numbers
+    ("702"), or the section itself for a section's heading ("7"); none for the glossary."""
+    if change.kind == "glossary":
+        return set()
+    return {key.split(".", 1)[0] for key in (change.old_key, change.new_key) if key}
 
 
 def _in_chapter(change: Change, chapter: str) -> bool:
     """Whether a rule change is in a chapter ("702") or a section ("7") on either side."""
-    for key in (change.old_key, change.new_key):
-        found = _chapter_of(key)
-        if found is not None and (found == chapter or (len(chapter) == 1 and found[0] == chapter)):
-            return True
-    return False
+    return any(found[: len(chapter)] == chapter for found in chapters(change))
 
 
 def _in_rule(change: Change, old: str | None, new: str | None) -> bool:

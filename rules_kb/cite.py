@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_kb.history import Lineage
 from rules_kb.models import normalise_number
@@ -137,8 +137,6 @@ def find(text: str) -> list[Found]:
 def _quoted(text: str, found: list[Found]) -> list[Found]:
     """Each citation with the quotation written next to it (after it, or just before it
     when it stands in parentheses); a list or range quotes with its first number."""
-    from dataclasses import replace
-
     out: list[Found] = []
     for index, item in enumerate(found):
         previous = out[-1] if out else None
@@ -196,8 +194,6 @@ def check(lineage: Lineage, text: str, as_of: str, to: str) -> CitationReport:
 
 def _checked(citation: Citation, quote: str, said: _Said, as_of: str, to: str) -> Citation:
     """The citation with its quotation checked then (`as_of`) and now (`to`)."""
-    from dataclasses import replace
-
     status: QuoteStatus
     if citation.status == "unknown" or not said(citation.number, as_of, quote):
         status = "quote_not_found"
@@ -239,12 +235,7 @@ class _Said:
             record = self.lineage.reader.rule(number, edition)
         except UnknownRule:
             return ""
-        texts: list[str] = []
-        stack = [record]
-        while stack:
-            current = stack.pop()
-            texts += [current.text, *current.examples]
-            stack.extend(reversed(current.children))
+        texts = [text for node in record.walk() for text in (node.text, *node.examples)]
         # A rule's texts are apart: no quotation runs from one into the next.
         return "\0".join(_folded(text) for text in texts)
 
@@ -271,8 +262,6 @@ def _follow(lineage: Lineage, item: Found, line: int, column: int, as_of: str, t
         status = "moved"
     else:
         status = "changed" if where.text_changed else "current"
-    from dataclasses import replace
-
     return replace(
         base,
         status=status,

@@ -502,10 +502,7 @@ class Lineage:
     ) -> Where:
         """`where` across a merge (forwards) or a split (backwards): the record's own
         steps, then those of the record it joined."""
-        from dataclasses import replace
-
-        date_of = {self.reader.edition_id(day): day for day in self.reader.dates()}
-        day = date_of[other.edition_id]
+        day = self._date_of()[other.edition_id]
         onwards = self._where(
             kind, other.key, self.lines.line(kind, other.edition_id, other.seq), day, to_edition
         )

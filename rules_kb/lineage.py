@@ -513,21 +513,22 @@ class _Edition:
             namesakes.setdefault((str(key_), int(text_id)), int(seq))
         by_new: dict[int, tuple[int | None, Status]] = {}
         by_old: dict[int, tuple[int | None, Status]] = {}
+        relations = []
         for seq, old_seq, status in conn.execute(
             "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?"
             " ORDER BY rowid",
             [edition_id, kind],
         ):
-            # A record's main row is stored before any split or merged row naming it.
-            if seq is not None and status != "merged":
+            if status in RELATIONS:
+                relations.append((seq, old_seq, status))
+                continue
+            if seq is not None:
                 by_new.setdefault(int(seq), (old_seq, status))
-            if old_seq is not None and status != "split":
+            if old_seq is not None:
                 by_old.setdefault(int(old_seq), (seq, status))
-        for seq, old_seq, status in conn.execute(
-            "SELECT seq, old_seq, status FROM lineage WHERE edition_id = ? AND kind = ?"
-            " AND status IN ('split', 'merged')",
-            [edition_id, kind],
-        ):
+        # A split or merged row counts only where the record it names has no main row (the
+        # new record split off, the old record merged): as the indexed lookups order them.
+        for seq, old_seq, status in relations:
             if status == "merged":
                 by_old.setdefault(int(old_seq), (seq, status))
             else:

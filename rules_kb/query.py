@@ -161,10 +161,7 @@ class Reader:
 
     def in_force(self, edition: str) -> InForce:
         """When a stored edition was in force: until the next one, or still."""
-        from bisect import bisect_right
-
-        later = bisect_right(self._dates, edition)
-        return InForce(edition, self._dates[later] if later < len(self._dates) else None)
+        return InForce.of(edition, self._dates)
 
     def edition_id(self, edition: str) -> int:
         """The row id of a stored edition."""

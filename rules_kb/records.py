@@ -6,7 +6,7 @@ these; `as_json()` is the document that `--json` prints.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -25,6 +25,14 @@ class InForce:
     """The edition's date."""
     until: str | None
     """The date of the edition that replaced it; None for the latest."""
+
+    @classmethod
+    def of(cls, edition: str, dates: Sequence[str]) -> InForce:
+        """When `edition` was in force, among stored `dates` (sorted, oldest first)."""
+        from bisect import bisect_right
+
+        later = bisect_right(dates, edition)
+        return cls(edition, dates[later] if later < len(dates) else None)
 
     def as_json(self) -> dict[str, str | None]:
         """{"from", "until"} (until null: the latest edition)."""

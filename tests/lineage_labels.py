@@ -15,9 +15,13 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules_kb.align import Alignment, Item
-from rules_kb.lineage import status
+from rules_kb.lineage import Kind, status
+
+if TYPE_CHECKING:
+    from rules_kb.history import Lineage
 
 FOLDER = Path(__file__).parent / "fixtures" / "lineage"
 STATUSES = frozenset(
@@ -189,3 +193,22 @@ def segments(
         else:
             runs.append([day, day, key])
     return tuple((a, b, c) for a, b, c in runs)
+
+
+def stored_segments(lineage: Lineage, chain: Chain) -> tuple[tuple[str, str, str], ...]:
+    """The segments of a chain's line as the stored lineage follows it, over the span
+    the chain was labelled (from the first edition on, unless traced forwards); () when
+    its starting record is not there."""
+    reader = lineage.reader
+    kind: Kind = "rule" if chain.kind == "rule" else "glossary"
+    seq = (
+        lineage.rule_seq(chain.key, chain.edition)
+        if kind == "rule"
+        else lineage.term_seq(chain.key, chain.edition)
+    )
+    if seq is None:
+        return ()
+    date_of = {reader.edition_id(day): day for day in reader.dates()}
+    line = lineage.line(kind, chain.edition, seq)
+    first = chain.segments[0][0] if chain.forward else reader.dates()[0]
+    return segments([(date_of[n.edition_id], n.key) for n in line], first, chain.segments[-1][1])

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.changes import EditionChanges
+from rules_kb.changes import EditionChanges, chapters
 from rules_kb.models import is_title
 from rules_kb.progress import Progress, silent
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
@@ -328,17 +328,18 @@ class Generator:
         feed = atom(changed, title="Comprehensive Rules: every edition's real changes",
                     name="changes", link=link(page))  # fmt: skip
         self.writer.write(page, feed, "static")
-        chapters: dict[str, list[EditionChanges]] = {}
+        by_chapter: dict[str, list[EditionChanges]] = {}
         for edition in changed:
-            by_chapter: dict[str, list[Change]] = {}
+            touched: dict[str, list[Change]] = {}
             for change in edition.changes:
-                for chapter in _chapters(change):
-                    by_chapter.setdefault(chapter, []).append(change)
-            for chapter, kept in by_chapter.items():
-                chapters.setdefault(chapter, []).append(
+                for chapter in chapters(change):
+                    if len(chapter) == 3:  # not a section's own heading
+                        touched.setdefault(chapter, []).append(change)
+            for chapter, kept in touched.items():
+                by_chapter.setdefault(chapter, []).append(
                     EditionChanges(edition.edition, edition.previous, tuple(kept))
                 )
-        for chapter, editions in chapters.items():
+        for chapter, editions in by_chapter.items():
             page = f"feeds/chapter-{chapter}.atom"
             feed = atom(editions, title=f"Comprehensive Rules: real changes to chapter {chapter}",
                         name=f"chapter-{chapter}", link=link(page))  # fmt: skip
@@ -416,14 +417,6 @@ def search_documents(contents: Contents, places: EditionPlaces) -> Iterable[sear
         url = places.glossary(entry.term)
         if url is not None:
             yield searchindex.Document(entry.term, "g", url, entry.term, entry.text)
-
-
-def _chapters(change: Change) -> set[str]:
-    """The chapters (three digits) a rule change touches, on either side."""
-    if change.kind == "glossary":
-        return set()
-    found = {key.split(".")[0] for key in (change.old_key, change.new_key) if key}
-    return {chapter for chapter in found if len(chapter) == 3}
 
 
 def sitemap(base_url: str, paths: Iterable[str]) -> str:

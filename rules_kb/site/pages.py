@@ -18,6 +18,7 @@ from rules_kb.records import (
     Contents,
     EditionRecord,
     GlossaryRecord,
+    InForce,
     Link,
     Redirect,
     RuleRecord,
@@ -130,10 +131,10 @@ class Site:
     def in_force(self, day: str) -> str:
         """ "In force since 2026-08-07: the latest edition." or "In force from 2019-01-25
         until 2019-05-03, when the next edition replaced it." """
-        later = [other for other in self.dates if other > day]
-        if not later:
+        until = InForce.of(day, self.dates).until
+        if until is None:
             return f"In force since {day}: the latest edition."
-        return f"In force from {day} until {later[0]}, when the next edition replaced it."
+        return f"In force from {day} until {until}, when the next edition replaced it."
 
     def page(self, path: str, title: str, **context: Any) -> dict[str, Any]:
         """The context every template gets, plus the page's own; a page of an edition (or

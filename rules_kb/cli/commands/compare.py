@@ -136,14 +136,15 @@ def changes(
         return
     if atom:
         from rules_kb.feeds import atom as feed
+        from rules_kb.site.places import diff_page
 
-        base = (base_url or "").rstrip("/") + "/" if base_url else ""
+        base = base_url.rstrip("/") + "/" if base_url else ""
         scope = "".join(f", {name} {value}" for name, value in found.scope.items())
         name = "-".join(["changes", *(f"{k}-{v}" for k, v in found.scope.items())])
         _write_text(
             feed(
                 found.editions, title=f"Comprehensive Rules: real changes{scope}", name=name,
-                link=lambda e: f"{base}diff/{e.previous}_{e.edition}.html",
+                link=lambda e: base + diff_page(e.previous, e.edition),
             ) + "\n",
             None,
         )  # fmt: skip
