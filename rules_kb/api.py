@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import stat
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules_kb.cores import free_cores
-from rules_kb.errors import RulesKbError, UnknownRule, UnknownTerm
+from rules_kb.errors import GivenUp, RulesKbError, UnknownRule, UnknownTerm
 from rules_kb.outcomes import IngestOutcome, IngestResult
 from rules_kb.progress import Progress, silent
 
@@ -56,6 +56,10 @@ RESOLVERS = 16
 #: How many rules `show` gives in answer to a question, and how many places to read on.
 ANSWERS = 5
 SEE_ALSO = 6
+
+
+#: SQLite virtual-machine steps between two looks at whether a request was given up.
+GIVEN_UP_STEPS = 1_000
 
 
 class NeedsUpgrade(RulesKbError):
@@ -118,6 +122,32 @@ class KnowledgeBase:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    @contextmanager
+    def given_up_when(self, given_up: Callable[[], bool]) -> Iterator[None]:
+        """Within the block, the work stops once `given_up()` is true: the SQL statement
+        running then, or the next one, fails, and so does the next step of a long loop
+        (see `rules_kb.giving_up`); the block raises GivenUp.
+
+        For a server that gives a request up (its deadline passed, its client cancelled)
+        while a worker thread is still answering it: the worker stops at its next step
+        through the database instead of running to its end.
+        """
+        import sqlite3
+
+        from rules_kb import giving_up
+
+        conn = self.reader.conn
+        conn.set_progress_handler(lambda: 1 if given_up() else 0, GIVEN_UP_STEPS)
+        try:
+            with giving_up.given_up_when(given_up):
+                yield
+        except sqlite3.OperationalError:
+            if given_up():
+                raise GivenUp("the request was given up") from None
+            raise
+        finally:
+            conn.set_progress_handler(None, 0)
 
     @property
     def reader(self) -> Reader:

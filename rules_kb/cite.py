@@ -20,10 +20,12 @@ the quotation stands for words left out.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
+from rules_kb.giving_up import checkpoint
 from rules_kb.history import Lineage
 from rules_kb.models import normalise_number
 from rules_kb.records import Citation, CitationReport, CitationStatus, QuoteStatus
@@ -101,6 +103,7 @@ def find(text: str) -> list[Found]:
     found: list[Found] = []
     taken: list[tuple[int, int]] = []
     for citation in refs.find(text):
+        checkpoint()
         if citation.kind != "rule":
             continue
         for (first, last), (start, end, last_start, last_end) in zip(
@@ -113,9 +116,10 @@ def find(text: str) -> list[Found]:
                     Found(citation.raw, last_start, last_end, last, written, ends_range=True)
                 )
         taken.append((citation.start, citation.end))
+    inside = _Spans(taken)
     for match in _BARE.finditer(text):
         start = match.start("base")
-        if _inside(start, taken):
+        if inside(start):
             continue
         if not match.group("lead") and not _reads_as_citation(text, match.start(), match.end()):
             continue
@@ -124,9 +128,10 @@ def find(text: str) -> list[Found]:
         end = match.end()
         written = text[start:end]
         found.append(Found(match.group().strip(), start, end, number, written))
+    starts = {item.start for item in found}
     for match in _LEAD_CHAPTER.finditer(text):
         start = match.start("base")
-        if _inside(start, taken) or any(f.start == start for f in found):
+        if inside(start) or start in starts:
             continue
         written = match.group("base")
         found.append(Found(match.group().strip(), start, match.end(), written, written))
@@ -139,6 +144,7 @@ def _quoted(text: str, found: list[Found]) -> list[Found]:
     when it stands in parentheses); a list or range quotes with its first number."""
     out: list[Found] = []
     for index, item in enumerate(found):
+        checkpoint()
         previous = out[-1] if out else None
         if item.ends_range or (
             previous is not None
@@ -149,8 +155,13 @@ def _quoted(text: str, found: list[Found]) -> list[Found]:
             continue
         # The end of this citation: its last number (a list or range is one citation).
         reach = item.start + len(item.raw) + 2
-        later = [o.end for o in found[index:] if o.raw == item.raw and o.start <= reach]
-        after = _QUOTE_AFTER.match(text, max(later))
+        last = item.end
+        for other in (found[at] for at in range(index + 1, len(found))):
+            if other.start > reach:
+                break  # (found is in order)
+            if other.raw == item.raw:
+                last = max(last, other.end)
+        after = _QUOTE_AFTER.match(text, last)
         if after is not None:
             out.append(replace(item, quote=" ".join(after.group(1).split())))
             continue
@@ -169,8 +180,17 @@ def _reads_as_citation(text: str, start: int, end: int) -> bool:
     return not _NOT_BEFORE.search(before) and not _NOT_AFTER.match(text[end : end + 20])
 
 
-def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= offset < end for start, end in spans)
+class _Spans:
+    """Whether an offset falls inside any of some spans, in logarithmic time."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [start for start, _end in ordered]
+        self._reach = list(itertools.accumulate((end for _start, end in ordered), max))
+
+    def __call__(self, offset: int) -> bool:
+        at = bisect_right(self._starts, offset) - 1
+        return at >= 0 and self._reach[at] > offset
 
 
 def check(lineage: Lineage, text: str, as_of: str, to: str) -> CitationReport:
@@ -183,6 +203,7 @@ def check(lineage: Lineage, text: str, as_of: str, to: str) -> CitationReport:
     citations = []
     said = _Said(lineage)
     for item in _between(lineage, find(text), as_of):
+        checkpoint()
         line = bisect_right(line_starts, item.start)
         column = item.start - line_starts[line - 1] + 1
         citation = _follow(lineage, item, line, column, as_of, to)

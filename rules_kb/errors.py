@@ -96,3 +96,7 @@ class GrammarRejected(ParseFailure):
 class BadOption(RulesKbError):
     """An option value no download can use: a timeout that is not a finite number of
     seconds, a backoff too long to sleep, a URL that is no http(s) URL."""
+
+
+class GivenUp(RulesKbError):
+    """The caller gave the request up (a server's deadline, a client's cancel)."""

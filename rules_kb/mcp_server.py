@@ -12,14 +12,15 @@ What a client can rely on:
 - An answer is at most MAX_ANSWER characters: a longer one is cut between records and
   says which `page` to ask for next (or how to narrow the question).
 - Calls run side by side, each on its own connection (SQLite reads need no lock), and a
-  call that passes DEADLINE seconds, or that the client cancels, is answered at once.
+  call that passes DEADLINE seconds, or that the client cancels, is answered at once; its
+  worker stops at its next step through the database rather than running to its end.
+- `initialize` is answered before this module is imported (see `rules_kb.mcp_start`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
@@ -31,6 +32,7 @@ from pydantic import Field, ValidationError
 
 from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
+from rules_kb.mcp_start import INSTRUCTIONS, MAX_ANSWER, NAME
 from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
@@ -38,18 +40,8 @@ if TYPE_CHECKING:
 
 #: The most rules a question's answer quotes.
 MAX_ANSWERS = 5
-#: The longest answer, in characters; a longer one is given a page at a time.
-MAX_ANSWER = 40_000
 #: Seconds a call may run before it is answered with an error.
 DEADLINE = 30.0
-
-INSTRUCTIONS = (
-    "Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Quote"
-    " rules with their number and the edition each answer names; pass `edition` (a date,"
-    " 'latest', or a set code such as BRO) to answer for the rules in force at another time."
-    f" An answer longer than {MAX_ANSWER:,} characters comes in pages: it says which `page`"
-    " to ask for next."
-)
 
 Page = Annotated[int, Field(ge=1, le=10_000, description="Which page of a long answer.")]
 Limit = Annotated[int, Field(ge=1, le=50, description="How many hits (1-50).")]
@@ -80,7 +72,7 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
     """An MCP server whose tools answer from the database `kb` reads."""
     from rules_kb import __version__
 
-    app = _Server("rules-kb", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    app = _Server(NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     local = threading.local()
 
     def knowledge() -> KnowledgeBase:
@@ -94,17 +86,25 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
 
     async def answer(work: Callable[[KnowledgeBase], str], page: int = 1) -> CallToolResult:
         """Run one request in a worker thread; a failure is a tool error whose text is the
-        command line's one-line message, and a call past DEADLINE is given up."""
+        command line's one-line message. A call past DEADLINE, or cancelled by its client,
+        is answered (or dropped) at once, and its worker stops at its next database step."""
+        given_up = threading.Event()
+
+        def run() -> str:
+            kb = knowledge()
+            with kb.given_up_when(given_up.is_set):
+                return work(kb)
+
         try:
             with anyio.fail_after(DEADLINE):
-                text = await anyio.to_thread.run_sync(
-                    lambda: work(knowledge()), abandon_on_cancel=True
-                )
+                text = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
             text, failed = paged(text, page), False
         except RulesKbError as error:
             text, failed = " ".join(str(error).split()), True
         except TimeoutError:
             text, failed = f"the request took longer than {DEADLINE:.0f} s; ask for less", True
+        finally:
+            given_up.set()  # (answered already, or abandoned: either way, stop)
         # Control characters in a damaged text are shown, never passed on.
         return CallToolResult(
             content=[TextContent(type="text", text=visible(text))], is_error=failed
@@ -161,15 +161,6 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
         return await answer(lambda kb: editions_text(kb, edition), page)
 
     return app
-
-
-def run(path: Path) -> None:
-    """Serve the knowledge base at `path` over stdio until the client disconnects."""
-    import rules_kb
-
-    kb = rules_kb.open(path)
-    kb.dates()  # fail now, with one line, if there is no database
-    server(kb).run("stdio")
 
 
 def paged(text: str, page: int = 1, size: int = MAX_ANSWER) -> str:

@@ -91,7 +91,13 @@ def word_diffs(pairs: Sequence[tuple[str, str]]) -> list[tuple[WordOp, ...]]:
     cores when this process may fork and has no other thread (as a server has)."""
     workers = _workers(pairs)
     if workers < 2:
-        return [word_diff(old, new) for old, new in pairs]
+        from rules_kb.giving_up import checkpoint
+
+        found = []
+        for old, new in pairs:
+            checkpoint()
+            found.append(word_diff(old, new))
+        return found
     import multiprocessing
 
     chunk = max(1, len(pairs) // (workers * 8))

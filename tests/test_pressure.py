@@ -9,9 +9,11 @@ behaviour that keeps them bounded: a refusal before any work, a page instead of 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +229,127 @@ def test_mcp_answers_are_sized_and_failures_are_one_line(all_editions_db: Path) 
 
 
 # daily use: global flags anywhere, tables at 80 columns, syntax said as written ----------
+
+
+def test_the_spans_a_citation_covers_are_looked_up_exactly() -> None:
+    """cite's bisecting span lookup answers as the plain scan over every span would."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from rules_kb.cite import _Spans
+
+    span = st.tuples(st.integers(0, 60), st.integers(0, 20)).map(lambda p: (p[0], p[0] + p[1]))
+
+    @given(st.lists(span, max_size=12), st.integers(-2, 90))
+    def agrees(spans: list[tuple[int, int]], offset: int) -> None:
+        assert _Spans(spans)(offset) == any(start <= offset < end for start, end in spans)
+
+    agrees()
+
+
+def test_find_reads_a_long_document_as_its_paragraphs() -> None:
+    """Citations, lists, ranges, bare numbers and quotations in a paragraph repeated 500
+    times: each copy is read as the paragraph is alone (nothing reaches across)."""
+    from dataclasses import replace
+
+    from rules_kb.cite import find
+
+    paragraph = (
+        "Per rules 702.19b and 702.19c, \u201cassigns damage\u201d; see 510.1a\u2013c. "
+        "An amount of 702.17 dollars; \u201ca quotation\u201d (CR 704.5a). Chapter 702.\n"
+    )
+    alone = find(paragraph)
+    assert len(alone) >= 5 and any(item.quote for item in alone)
+    copies = find(paragraph * 500)
+    shifted = [
+        replace(item, start=item.start + n * len(paragraph), end=item.end + n * len(paragraph))
+        for n in range(500)
+        for item in alone
+    ]
+    assert copies == shifted
+
+
+# a request given up stops ----------------------------------------------------------------
+
+
+def test_database_work_stops_once_the_request_is_given_up(kb: Any) -> None:
+    """Given up from the start, or part of the way (after some of the database's steps),
+    the work raises GivenUp; afterwards the knowledge base answers as before."""
+    from rules_kb.errors import GivenUp
+
+    text = " ".join(f"rule 702.{i % 190 + 1}b" for i in range(2000))
+    with pytest.raises(GivenUp), kb.given_up_when(lambda: True):
+        kb.rule("702.19b")
+    looks = iter(range(1_000_000))
+    with pytest.raises(GivenUp), kb.given_up_when(lambda: next(looks) >= 2):
+        kb.cite(text, "2005-01-01")
+    counted = iter(range(1_000_000))
+    with kb.given_up_when(lambda: next(counted) < 0):
+        assert len(kb.cite(text, "2005-01-01").citations) == 2000
+    assert next(counted) > 2  # (the whole cite takes more steps than were allowed above)
+    assert kb.rule("702.19b").number == "702.19b"
+
+
+def test_long_loops_stop_at_their_next_step_once_given_up() -> None:
+    """Word diffs and reading citations look between steps; given up after a few looks,
+    they raise GivenUp; outside a block, they run as ever."""
+    from rules_kb import giving_up
+    from rules_kb.cite import find
+    from rules_kb.errors import GivenUp
+    from rules_kb.worddiff import word_diffs
+
+    pairs = [(f"old words {n}", f"new words {n}") for n in range(50)]
+    text = " ".join(f"rule 702.{n}b" for n in range(1, 50))
+    for work in (lambda: word_diffs(pairs), lambda: find(text)):
+        looks = iter(range(1_000))
+        with pytest.raises(GivenUp), giving_up.given_up_when(lambda: next(looks) >= 5):  # noqa: B023
+            work()
+        assert 5 <= next(looks) < 10  # (it stopped at the sixth look)
+        assert work()
+
+
+def test_an_mcp_call_the_client_cancels_stops_its_worker(all_editions_db: Path) -> None:
+    """A call cancelled before its worker is through: the worker ends in GivenUp (it
+    does not run to its end), and the next call is answered."""
+    import anyio
+
+    import rules_kb
+    from rules_kb.api import KnowledgeBase
+    from rules_kb.errors import GivenUp
+    from rules_kb.mcp_server import server
+
+    ended: list[str] = []
+    original = KnowledgeBase.given_up_when
+
+    @contextlib.contextmanager
+    def watched(self: KnowledgeBase, given_up: Any) -> Any:
+        deadline = time.monotonic() + 10
+        while not given_up() and time.monotonic() < deadline and not ended:
+            time.sleep(0.01)  # the first call's worker goes on only once it was cancelled
+        try:
+            with original(self, given_up):
+                yield
+        except GivenUp:
+            ended.append("given up")
+            raise
+        ended.append("ran to its end")
+
+    text = " ".join(f"rule 702.{i % 190 + 1}b" for i in range(2000))
+
+    async def scenario() -> Any:
+        app = server(rules_kb.open(all_editions_db))
+        with anyio.move_on_after(0.05):
+            await app.call_tool("cite", {"text": text, "as_of": "2005-01-01"})
+        with anyio.fail_after(30):
+            while not ended:
+                await anyio.sleep(0.01)
+        return await app.call_tool("rule", {"number": "702.19b"})
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(KnowledgeBase, "given_up_when", watched)
+        after = anyio.run(scenario)
+    assert ended[0] == "given up"  # (then the next call ran to its end)
+    assert "702.19b" in str(after)
 
 
 def test_global_flags_move_before_the_command() -> None:

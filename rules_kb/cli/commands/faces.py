@@ -12,9 +12,9 @@ from rules_kb.cli.base import DbOption, command, database_path
 @command
 def mcp(db: DbOption = None) -> None:
     """Serve the rules to AI assistants: a Model Context Protocol server over stdio."""
-    from rules_kb.mcp_server import run
+    from rules_kb.mcp_start import serve
 
-    run(database_path(db))
+    serve(database_path(db))
 
 
 @command
