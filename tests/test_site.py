@@ -246,6 +246,68 @@ def test_edition_and_rule_pages_say_when_their_edition_was_in_force(
     assert f"In force since {dates[-1]}: the latest edition." in latest
 
 
+LINKED_DATA = re.compile(r'<script type="application/ld\+json">(.*?)</script>', re.S)
+
+
+def linked_data(out: Path, page: str) -> dict[str, Any]:
+    """The one JSON-LD block of a page."""
+    (block,) = LINKED_DATA.findall(read(out, page))
+    found: dict[str, Any] = json.loads(block)
+    return found
+
+
+def test_every_page_says_what_it_is_in_schema_org_terms(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    """Every page carries one JSON-LD block: an edition is Legislation in force while it
+    is the latest (its span, the edition it replaced); a chapter or the glossary is part
+    of its edition; a rule page gives its current version's date and the version it
+    replaced; an old number is no longer in force and names the rule it became."""
+    out = built["out"]
+    dates = sorted(record.edition for record in kb.editions())
+    latest = dates[-1]
+    schema = "https://schema.org/"
+    pages = [path.relative_to(out).as_posix() for path in out.rglob("*.html")]
+    kinds: dict[str, int] = {}
+    for page in pages:
+        data = linked_data(out, page)
+        assert data["@context"] == "https://schema.org", page
+        kinds[data["@type"]] = kinds.get(data["@type"], 0) + 1
+    assert kinds.keys() == {"Legislation", "WebPage", "WebSite", "CollectionPage"}
+    for day in (BRO, latest):
+        edition = linked_data(out, f"e/{day}/index.html")
+        after = dates[dates.index(day) + 1] if day != latest else ".."
+        before = dates[dates.index(day) - 1]
+        assert edition["legislationIdentifier"] == f"CR {day}"
+        assert edition["legislationDateVersion"] == day
+        assert edition["temporalCoverage"] == f"{day}/{after}"
+        assert edition["legislationLegalForce"] == schema + (
+            "InForce" if day == latest else "NotInForce"
+        )
+        assert edition["legislationChanges"]["legislationIdentifier"] == f"CR {before}"
+        chapter = linked_data(out, f"e/{day}/702.html")
+        assert chapter["legislationIdentifier"] == f"CR 702 ({day})"
+        assert chapter["isPartOf"]["legislationIdentifier"] == f"CR {day}"
+        glossary = linked_data(out, f"e/{day}/glossary.html")
+        assert glossary["isPartOf"]["temporalCoverage"] == f"{day}/{after}"
+    for number in ("702.19b", "704.5a", "613.1", "100.1"):
+        rule = linked_data(out, f"rule/{number}.html")
+        versions = kb.history(number).versions
+        assert rule["legislationIdentifier"] == f"CR {number}"
+        assert rule["legislationDateVersion"] == versions[0].first
+        assert rule["legislationLegalForce"] == schema + "InForce"
+        if len(versions) > 1:
+            replaced = rule["legislationChanges"]
+            assert replaced["legislationIdentifier"] == f"CR {versions[1].key}"
+            assert replaced["temporalCoverage"] == f"{versions[1].first}/{versions[0].first}"
+    old = linked_data(out, "rule/502.9.html")
+    assert old["legislationLegalForce"] == schema + "NotInForce"
+    assert old["@reverse"]["legislationChanges"]["legislationIdentifier"] == "CR 702.19"
+    assert old["temporalCoverage"].endswith("/2009-07-11")
+    listed = linked_data(out, "editions.html")["hasPart"]
+    assert [item["legislationDate"] for item in listed] == dates[::-1]
+
+
 def test_pages_escape_the_text(tmp_path: Path) -> None:
     assert markup.plain("a\x1b[31m<b>&") == "a\\x1b[31m&lt;b&gt;&amp;"
     assert markup.plain("the _Magic_ game") == "the <i>Magic</i> game"
@@ -455,6 +517,88 @@ def test_rule_page_history_in_the_browser(built: dict[str, Any], page: Any) -> N
     assert versions.count() >= 3
     assert page.locator(".hist del").count() + page.locator(".hist ins").count() > 0
     _shot(page, "rule-702.19b-360-light", full=True)
+
+
+def _in_force_on(day: str, versions: Any, dates: list[str]) -> str | None:
+    """The first day of the version in force on `day`, from the stored history."""
+    from rules_kb.records import InForce
+
+    for version in versions:
+        until = InForce.of(version.last, dates).until
+        if version.first <= day and (until is None or day < until):
+            return str(version.first)
+    return None
+
+
+def test_versions_carry_their_span_for_dated_links(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    """Each version of a rule page has a stable anchor (#v + its first day) and the day
+    the edition that replaced it came into force."""
+    from rules_kb.records import InForce
+
+    dates = sorted(record.edition for record in kb.editions())
+    for number in ("702.19b", "704.5a", "613.1"):
+        text = read(built["out"], f"rule/{number}.html")
+        shown = re.findall(r'<li class="v [a-z_]+" id="v([0-9-]+)" data-first="\1"'
+                           r' data-until="([0-9-]*)"', text)  # fmt: skip
+        versions = kb.history(number).versions
+        assert shown == [(v.first, InForce.of(v.last, dates).until or "") for v in versions], number
+
+
+def test_a_dated_link_shows_the_version_in_force_that_day(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase, page: Any
+) -> None:
+    """rule/702.19b.html#DAY marks the version in force on DAY, for every edition's day
+    and days between editions; a day before the rule existed says so."""
+    dates = sorted(record.edition for record in kb.editions())
+    versions = kb.history("702.19b").versions
+    days = [*dates[::9], "2019-03-01", "2023-04-13", "2023-04-14", dates[-1]]
+    page.goto(url(built["out"], "rule/702.19b.html"))
+    for day in days:
+        page.evaluate(f"location.hash = '{day}'")
+        expected = _in_force_on(day, versions, dates)
+        if expected is None:
+            assert page.locator(".hist > li.on").count() == 0
+            assert "Not in the rules on " + day in page.locator("#dated").inner_text()
+            continue
+        marked = page.locator(".hist > li.on")
+        assert marked.get_attribute("data-first") == expected, day
+        assert page.locator("#dated").inner_text().startswith(f"In force on {day}: ")
+    page.goto(url(built["out"], "rule/702.19b.html#1998-01-01"))
+    assert "Not in the rules on 1998-01-01" in page.locator("#dated").inner_text()
+    page.goto(url(built["out"], "rule/702.19.html#2019-01-25"))
+    assert page.locator(".hist > li.on").count() == 1
+
+
+TYPOGRAPHY_ONLY = re.compile("[\\s'\"\u2018\u2019\u201c\u201d\u2013\u2014-]+")
+
+
+def test_any_two_versions_compare_word_by_word(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase, page: Any
+) -> None:
+    """Choosing two versions shows the new text with the old one's words struck out: the
+    pieces rebuild both texts, and typography is never a change."""
+    from rules_kb import typography
+
+    versions = kb.history("613.1").versions
+    page.goto(url(built["out"], "rule/613.1.html"))
+    last = len(versions) - 1
+    for old, new in ((1, 0), (last, 0), (0, last), (last - 1, 1), (last // 2, 2)):
+        page.select_option("#cmp-old", str(old))
+        page.select_option("#cmp-new", str(new))
+        pieces = page.evaluate(
+            """() => Array.from(document.querySelectorAll('#compared p:last-child > *'))
+                .map(e => [e.tagName, e.textContent])"""
+        )
+        # (the words both share are shown as the newer one prints them)
+        was = "".join(t for tag, t in pieces if tag != "INS")
+        assert typography.key(was) == typography.key(versions[old].text)
+        assert "".join(t for tag, t in pieces if tag != "DEL") == versions[new].text
+        for tag, piece in pieces:
+            if tag != "SPAN":
+                assert not TYPOGRAPHY_ONLY.fullmatch(piece), f"typography as a change: {piece!r}"
+    _shot(page, "rule-613.1-compare-360-light")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

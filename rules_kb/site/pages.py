@@ -25,6 +25,7 @@ from rules_kb.records import (
 )
 from rules_kb.site import places as at
 from rules_kb.site.markup import linked, plain, words
+from rules_kb.site.metadata import Metadata
 from rules_kb.site.places import EditionPlaces
 
 if TYPE_CHECKING:
@@ -85,6 +86,10 @@ class VersionView:
     """The word diff against the older version (the text, for the first version)."""
     examples: tuple[Markup, ...] = ()
     """Its examples then."""
+    text: str = ""
+    """Its text, plain (for comparing any two versions in the browser)."""
+    until: str | None = None
+    """The edition that replaced it (None: in force now)."""
     forms: int = 1
     """How many typographic forms the span printed."""
 
@@ -136,6 +141,11 @@ class Site:
             return f"In force since {day}: the latest edition."
         return f"In force from {day} until {until}, when the next edition replaced it."
 
+    @property
+    def metadata(self) -> Metadata:
+        """The builder of every page's JSON-LD."""
+        return Metadata(self.dates, set(self.built), self.base_url)
+
     def page(self, path: str, title: str, **context: Any) -> dict[str, Any]:
         """The context every template gets, plus the page's own; a page of an edition (or
         a rule page, of the latest) says when that edition was in force."""
@@ -150,6 +160,7 @@ class Site:
             "latest": self.latest,
             "latest_home": at.href(path, at.edition_home(self.latest)),
             "latest_glossary": at.href(path, at.glossary_page(self.latest)),
+            "metadata": None,
             **context,
         }
 
@@ -184,10 +195,15 @@ def contents_page(
     ]
     label = edition_label(contents.edition, site.sets)
     title = "Comprehensive Rules" if home else f"Contents — CR {contents.edition}"
+    metadata = (
+        site.metadata.home(page, contents.edition, label)
+        if home
+        else site.metadata.edition_page(page, contents.edition, label)
+    )
     return site.page(
         page, title, edition=contents.edition, edition_label=label, sections=sections,
         home=home, glossary=at.href(page, at.glossary_page(contents.edition)),
-        editions=at.href(page, at.EDITIONS),
+        editions=at.href(page, at.EDITIONS), metadata=metadata,
     )  # fmt: skip
 
 
@@ -216,9 +232,11 @@ def chapter_page(
         for record in chapter.children
         for node in record.walk()
     ]
+    title = f"{chapter.number}. {chapter.text} — CR {day}"
     return site.page(
         page,
-        f"{chapter.number}. {chapter.text} — CR {day}",
+        title,
+        metadata=site.metadata.part(page, day, f"CR {chapter.number}", title),
         edition=day,
         edition_label=edition_label(day, site.sets),
         contents=at.href(page, at.edition_home(day)),
@@ -304,9 +322,11 @@ def glossary_page(site: Site, contents: Contents, find: Finder) -> dict[str, Any
                 "paragraphs": [linked(line, find(line), link) for line in _lines(entry)],
             }
         )
+    title = f"Glossary — CR {day}"
     return site.page(
-        page, f"Glossary — CR {day}", edition=day, edition_label=edition_label(day, site.sets),
+        page, title, edition=day, edition_label=edition_label(day, site.sets),
         contents=at.href(page, at.edition_home(day)), entries=entries, letters=letters,
+        metadata=site.metadata.part(page, day, "CR Glossary", title),
     )  # fmt: skip
 
 
@@ -347,6 +367,8 @@ def rule_page(
         introduced=history.introduced_in,
         split_from=history.split_from,
         in_force=site.in_force(site.latest),
+        metadata=site.metadata.rule(page, record.number, _heading(site, record), site.latest,
+                                    history.versions),
     )  # fmt: skip
 
 
@@ -400,6 +422,8 @@ def version_view(site: Site, page: str, version: Version, number: str) -> Versio
         body=body,
         examples=tuple(plain(example) for example in version.examples),
         forms=len(version.forms),
+        text=version.text,
+        until=InForce.of(version.last, site.dates).until,
     )
 
 
@@ -412,6 +436,8 @@ def redirect_page(site: Site, redirect: Redirect) -> dict[str, Any]:
         text=plain(redirect.text),
         removed=_edition_item(site, page, redirect.removed_in),
         introduced=_edition_item(site, page, redirect.introduced_in),
+        metadata=site.metadata.moved(page, redirect.number, redirect.first, redirect.last,
+                                     redirect.now),
     )  # fmt: skip
 
 
@@ -437,6 +463,7 @@ def diff_page(site: Site, diff: EditionDiff) -> dict[str, Any]:
     return site.page(
         page,
         f"What changed: {diff.old} → {diff.new}",
+        metadata=site.metadata.diff(page, diff.old, diff.new),
         old=Item(edition_label(diff.old, site.sets), _home(site, page, diff.old)),
         new=Item(edition_label(diff.new, site.sets), _home(site, page, diff.new)),
         summary=diff.summary(),
@@ -497,4 +524,6 @@ def editions_page(
                 "previous": before,
             }
         )
-    return site.page(page, "Editions and what changed", rows=rows)
+    return site.page(
+        page, "Editions and what changed", rows=rows, metadata=site.metadata.editions(page)
+    )

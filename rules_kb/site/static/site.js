@@ -170,6 +170,101 @@
   var asked = new URLSearchParams(window.location.search).get("q");
   if (asked) { box.value = asked; run(); }
 
+  // A rule's page: dated links (#2019-01-25: the version in force that day) and a
+  // comparison of any two versions, word by word (jsdiff's diffWordsWithSpace).
+  var versions = Array.prototype.slice.call(document.querySelectorAll(".hist > li.v"));
+  var DAY = /^#?([0-9]{4}-[0-9]{2}-[0-9]{2})$/;
+  // Typography is never a change: quotes and dashes compared in one form each (one
+  // character for one, as rules_kb/typography.py folds them).
+  function fold(text) {
+    return text.replace(/[\u2018\u2019\u201a\u201b\u2032`\u00b4]/g, "'")
+      .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
+      .replace(/[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g, "-");
+  }
+  function spanOf(li) {
+    var until = li.getAttribute("data-until");
+    return li.getAttribute("data-first") + (until ? " until " + until : ", in force now");
+  }
+  function dated() {
+    var status = document.getElementById("dated");
+    var asked = DAY.exec(decodeURIComponent(window.location.hash));
+    versions.forEach(function (li) { li.classList.remove("on"); });
+    if (!status) return;
+    if (!asked) { status.hidden = true; return; }
+    var day = asked[1];
+    var found = versions.filter(function (li) {
+      var until = li.getAttribute("data-until");
+      return li.getAttribute("data-first") <= day && (!until || day < until);
+    })[0];
+    status.hidden = false;
+    if (found) {
+      found.classList.add("on");
+      status.textContent = "In force on " + day + ": " + found.getAttribute("data-key") +
+        " as it read from " + spanOf(found) + ".";
+      found.insertBefore(status, found.firstChild);  // (said where the reader lands)
+      found.scrollIntoView({ block: "start" });
+    } else {
+      var oldest = versions[versions.length - 1];
+      var first = oldest ? oldest.getAttribute("data-first") : "";
+      status.textContent = day < first
+        ? "Not in the rules on " + day + ": it first appeared on " + first + "."
+        : "No stored edition was in force on " + day + ".";
+    }
+  }
+  if (versions.length) {
+    window.addEventListener("hashchange", dated);
+    dated();
+  }
+  var older = document.getElementById("cmp-old"), newer = document.getElementById("cmp-new");
+  var compared = document.getElementById("compared");
+  function compare() {
+    var a = versions[+older.value], b = versions[+newer.value];
+    compared.textContent = "";
+    var head = document.createElement("p");
+    head.className = "m";
+    head.textContent = a.getAttribute("data-key") + " of " + spanOf(a) + " → " +
+      b.getAttribute("data-key") + " of " + spanOf(b);
+    var body = document.createElement("p");
+    var was = a.getAttribute("data-text"), now = b.getAttribute("data-text");
+    var parts = window.Diff.diffWordsWithSpace(fold(was), fold(now));
+    // Shown in the rule's own typography: folding keeps every length, so each part is
+    // cut from the text it came from (the old one for deletions, else the new one).
+    var atOld = 0, atNew = 0;
+    var whole = parts.every(function (part) {
+      var size = part.value.length;
+      part.shown = part.removed ? was.substr(atOld, size) : now.substr(atNew, size);
+      var from = part.removed ? fold(was.substr(atOld, size)) : fold(now.substr(atNew, size));
+      if (!part.added) atOld += size;
+      if (!part.removed) atNew += size;
+      return from === part.value;
+    });
+    parts.forEach(function (part) {
+      var tag = part.added ? "ins" : part.removed ? "del" : "span";
+      var piece = document.createElement(tag);
+      piece.textContent = whole ? part.shown : part.value;
+      body.appendChild(piece);
+    });
+    compared.appendChild(head);
+    compared.appendChild(body);
+    compared.hidden = false;
+  }
+  if (older && newer && window.Diff && versions.length > 1) {
+    versions.forEach(function (li, i) {
+      [older, newer].forEach(function (select) {
+        var option = document.createElement("option");
+        option.value = String(i);
+        option.textContent = li.getAttribute("data-key") + ", " + spanOf(li);
+        select.appendChild(option);
+      });
+    });
+    older.value = "1";
+    newer.value = "0";
+    older.addEventListener("change", compare);
+    newer.addEventListener("change", compare);
+    older.form.hidden = false;
+    compare();
+  }
+
   if ("serviceWorker" in navigator && /^https?:$/.test(window.location.protocol)) {
     window.addEventListener("load", function () {
       navigator.serviceWorker.register(root + "sw.js").catch(function () {});
