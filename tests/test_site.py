@@ -642,6 +642,19 @@ def test_no_layout_shift_and_large_tap_targets(built: dict[str, Any], page: Any)
             .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height < 40).length"""
     )
     assert small == 0
+    # Every other link, references in running text and one-letter range ends included,
+    # is at least 24 px each way (WCAG 2.5.8), on every kind of page.
+    kinds = (f"e/{BRO}/603.html", f"e/{BRO}/glossary.html", "rule/702.19b.html",
+             "rule/502.9.html", "diff/2009-05-01_2009-07-11.html", "editions.html")  # fmt: skip
+    for name in kinds:
+        page.goto(url(built["out"], name))
+        tiny = page.evaluate(
+            """() => [...document.querySelectorAll('main a')]
+                .map(e => [e.textContent, e.getBoundingClientRect()])
+                .filter(([, r]) => r.width && (r.width < 24 || r.height < 24))
+                .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+        )
+        assert tiny == [], (name, tiny[:5])
 
 
 def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
@@ -654,10 +667,16 @@ def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
         context = browser.new_context(viewport={"width": 360, "height": 800})
         page = context.new_page()
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        page.goto(base)
+        landing = base + "rule/702.19b.html"  # a page the worker does not store by itself
+        page.goto(landing)
         assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
         context.set_offline(True)
+        page.reload()  # the page the visitor landed on was stored at the first visit
+        assert page.locator("h1").first.inner_text().startswith("702.19b")
+        page.goto(base + "rule/613.1.html")  # never seen: the offline page says so
+        assert page.locator("h1").first.inner_text() == "You are offline"
+        assert page.locator(".stored a").count() == 3
         latest = built["report"]["editions"][0]
         page.goto(base + f"e/{latest}/702.html#702.19b")
         assert page.locator('[id="702.19b"]').count() == 1
@@ -670,6 +689,68 @@ def test_works_offline_over_http(built: dict[str, Any], browser: Any) -> None:
     finally:
         server.shutdown()
         thread.join()
+
+
+def test_the_first_search_says_it_is_loading(built: dict[str, Any], browser: Any) -> None:
+    """While the search index downloads, the results panel says so."""
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    release = threading.Event()
+
+    def slow(route: Any) -> None:
+        release.wait(10)
+        route.continue_()
+
+    page.route("**/search-index.js", slow)
+    page.goto(url(built["out"], "editions.html"))
+    page.locator("#q").fill("trample")
+    status = page.locator("#hits-status")
+    status.wait_for()
+    assert status.inner_text() == "Loading the search…"
+    assert page.locator("#q").get_attribute("aria-expanded") == "true"
+    release.set()
+    page.locator('#hits[data-query="trample"] a').first.wait_for()
+    assert status.inner_text() == ""
+    context.close()
+
+
+AXE = ROOT / "tests" / "vendor" / "axe-core-4.14.1" / "axe.min.js"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_every_kind_of_page_passes_axe(
+    built: dict[str, Any], browser: Any, width: int, scheme: str
+) -> None:
+    """axe-core finds no critical or serious violation on any kind of page, nor with the
+    search's results open."""
+    out = built["out"]
+    latest = built["report"]["editions"][0]
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    kinds = ("index.html", f"e/{BRO}/index.html", f"e/{latest}/702.html", f"e/{BRO}/603.html",
+             f"e/{BRO}/glossary.html", "rule/702.19b.html", "rule/502.9.html",
+             "diff/2009-05-01_2009-07-11.html", "editions.html", "offline.html",
+             "rule/702.19b.html#2019-01-25")  # fmt: skip
+    found = {}
+    for name in (*kinds, "search"):
+        if name == "search":
+            page.goto(url(out, "index.html"))
+            page.locator("#q").fill("trample")
+            page.locator('#hits[data-query="trample"] a').first.wait_for()
+            page.locator("#q").press("ArrowDown")
+        else:
+            page.goto(url(out, name))
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+            for v in result["violations"]
+            if v["impact"] in ("critical", "serious")
+        ]
+        found[name] = bad
+    context.close()
+    assert found == {name: [] for name in found}
 
 
 class _Quiet(SimpleHTTPRequestHandler):

@@ -194,6 +194,7 @@ class Generator:
             )
             home = pages.contents_page(self.site, latest_contents, at.HOME, home=True)
             self.render("contents.html", home, "index")
+            self.render("offline.html", pages.offline_page(self.site), "index")
         with self.stage("search index"):
             self.search(latest_contents)
         self.static(latest_contents)
@@ -371,6 +372,7 @@ class Generator:
             worker = self.env.get_template("sw.js").render(
                 version=self.writer.digest.hexdigest()[:16],
                 precache=json.dumps(precache, indent=0),
+                offline=at.OFFLINE,
             )
             self.writer.write("sw.js", worker, "static")
 
@@ -447,7 +449,7 @@ def offline_pages(contents: Contents) -> list[str]:
         at.SEARCH_INDEX,
         "manifest.webmanifest",
     ]
-    edition = [at.edition_home(day), at.glossary_page(day)]
+    edition = [at.OFFLINE, at.edition_home(day), at.glossary_page(day)]
     return shell + edition + [at.chapter_page(day, chapter) for chapter in chapters]
 
 

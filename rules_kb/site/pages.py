@@ -527,3 +527,19 @@ def editions_page(
     return site.page(
         page, "Editions and what changed", rows=rows, metadata=site.metadata.editions(page)
     )
+
+
+def offline_page(site: Site) -> dict[str, Any]:
+    """What a visitor offline sees for a page this device never stored."""
+    page = at.OFFLINE
+    return site.page(
+        page,
+        "Offline — Comprehensive Rules",
+        stored=[
+            Item("The rules of " + site.latest, at.href(page, at.edition_home(site.latest))),
+            Item("The glossary", at.href(page, at.glossary_page(site.latest))),
+            Item("Every edition and what changed", at.href(page, at.EDITIONS)),
+        ],
+        metadata={"@context": "https://schema.org", "@type": "WebPage",
+                  "name": "Offline: this page is not stored on this device"},
+    )  # fmt: skip

@@ -14,6 +14,7 @@ from rules_kb.site.markup import slugs
 
 HOME = "index.html"
 EDITIONS = "editions.html"
+OFFLINE = "offline.html"
 SEARCH_INDEX = "static/search-index.js"
 
 

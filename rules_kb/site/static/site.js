@@ -89,24 +89,28 @@
 
   var box = document.getElementById("q");
   var list = document.getElementById("hits");
-  if (!box || !list) return;
+  var status = document.getElementById("hits-status");
+  var panel = list && list.parentNode;
+  if (!box || !list || !status) return;
   var selected = -1, timer = null;
 
+  function open(message) {
+    status.textContent = message;
+    panel.hidden = false;
+    box.setAttribute("aria-expanded", "true");
+  }
   function show(hits, query) {
     list.textContent = "";
     list.setAttribute("data-query", query);
+    box.removeAttribute("aria-activedescendant");
     selected = -1;
     if (!query) { close(); return; }
-    if (!hits.length) {
-      var none = document.createElement("p");
-      none.textContent = "Nothing found for “" + query + "”.";
-      list.appendChild(none);
-    }
     hits.forEach(function (hit, i) {
       var a = document.createElement("a");
       a.href = root + hit.u;
       a.id = "hit-" + i;
       a.setAttribute("role", "option");
+      a.setAttribute("aria-selected", "false");
       var b = document.createElement("b");
       b.textContent = hit.n;
       a.appendChild(b);
@@ -119,30 +123,28 @@
       }
       list.appendChild(a);
     });
-    list.hidden = false;
-    box.setAttribute("aria-expanded", "true");
+    open(hits.length ? "" : "Nothing found for “" + query + "”.");
   }
   function close() {
-    list.hidden = true;
+    panel.hidden = true;
     box.setAttribute("aria-expanded", "false");
+    box.removeAttribute("aria-activedescendant");
   }
   function run() {
     var query = box.value.trim();
     if (!query) { show([], ""); return; }
+    if (!engine) open("Loading the search…");
     window.rulesKbSearch(query).then(function (hits) {
       if (box.value.trim() === query) show(hits, query);
     }, function (error) {
       list.textContent = "";
-      var p = document.createElement("p");
-      p.textContent = "Search is not available: " + error.message;
-      list.appendChild(p);
-      list.hidden = false;
+      open("Search is not available: " + error.message);
     });
   }
   function select(step) {
     var links = list.querySelectorAll("a");
     if (!links.length) return;
-    if (selected >= 0) links[selected].removeAttribute("aria-selected");
+    if (selected >= 0) links[selected].setAttribute("aria-selected", "false");
     selected = (selected + step + links.length) % links.length;
     links[selected].setAttribute("aria-selected", "true");
     links[selected].scrollIntoView({ block: "nearest" });

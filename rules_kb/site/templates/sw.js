@@ -1,11 +1,23 @@
-// The service worker of the rules-kb site: the latest edition, the search and the shell
-// are stored at the first visit; every other page is stored when it is first seen.
+// The service worker of the rules-kb site: the latest edition, the search, the shell and
+// the page the visitor landed on are stored at the first visit; every other page is stored
+// when it is first seen; a page never seen is answered offline with offline.html.
 const CACHE = "rules-kb-{{ version }}";
 const PRECACHE = {{ precache }};
+const OFFLINE = "{{ offline }}";
+
+// The pages open when the worker is installed were loaded before it ran: store them too.
+function landed(cache) {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true })
+    .then((windows) => Promise.all(windows
+      .filter((client) => new URL(client.url).origin === self.location.origin)
+      .map((client) => cache.add(new URL(client.url).href.split("#")[0]).catch(() => null))));
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting())
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(PRECACHE).then(() => landed(cache)))
+      .then(() => self.skipWaiting())
   );
 });
 
@@ -33,6 +45,10 @@ self.addEventListener("fetch", (event) => {
         caches.open(CACHE).then((cache) => cache.put(request, copy));
       }
       return response;
+    }, (failure) => {
+      // Offline, and never stored: a page says so; anything else fails as it would.
+      if (request.mode === "navigate") return caches.match(new URL(OFFLINE, self.location).href);
+      throw failure;
     }))
   );
 });
