@@ -33,6 +33,8 @@ EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 OUT = REPO / "bench" / "out"
 TARGET_S = 120.0
+#: What the first search downloaded when the web edition's issue was filed (1.76 MB).
+FIRST_SEARCH_MB = 1.76
 #: Pages a person should look at, with the part of the page that matters.
 SHOTS = ("e/{latest}/702.html#702.19b", "rule/702.19b.html", "index.html", "editions.html",
          "diff/{previous}_{latest}.html", "e/{latest}/glossary.html")  # fmt: skip
@@ -55,6 +57,12 @@ def megabytes(count: int) -> str:
     return f"{count / 1_000_000:.1f} MB"
 
 
+def first_search(out: Path) -> int:
+    """Bytes the first search in a page downloads: the search index and MiniSearch."""
+    files = [out / "static" / "search-index.js", *out.glob("static/vendor/minisearch-*/*.js")]
+    return sum(path.stat().st_size for path in files)
+
+
 def sizes(out: Path) -> list[list[object]]:
     """Files and bytes by top-level folder."""
     rows: dict[str, list[int]] = {}
@@ -74,6 +82,8 @@ def report(title: str, wall: float, found: dict[str, Any], out: Path, target: bo
         ["editions with pages", len(found["editions"]), "", ""],
         ["files", found["files"], "", ""],
         ["size", megabytes(found["bytes"]), "", ""],
+        ["the first search downloads (its index and MiniSearch)", megabytes(first_search(out)),
+         f"under {FIRST_SEARCH_MB} MB", verdict(first_search(out) < FIRST_SEARCH_MB * 1e6)],
         *[[f"pages: {kind}", count, "", ""] for kind, count in found["pages"].items()],
     ]  # fmt: skip
     stages = [[name, f"{seconds:.1f} s"] for name, seconds in found["seconds"].items()]

@@ -571,6 +571,31 @@ def test_a_dated_link_shows_the_version_in_force_that_day(
     assert page.locator(".hist > li.on").count() == 1
 
 
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_dated_link_compares_with_today_and_says_what_is_in_force(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase, browser: Any, width: int
+) -> None:
+    """A judge follows a dated link of an old edition (702.19b on 2022-11-18), reads which
+    version was in force, compares it with today's text, and reads the banner."""
+    dates = sorted(record.edition for record in kb.editions())
+    versions = kb.history("702.19b").versions
+    then = _in_force_on(BRO, versions, dates)
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(url(built["out"], f"rule/702.19b.html#{BRO}"))
+    status = page.locator("#dated")
+    assert status.inner_text().startswith(f"In force on {BRO}: 702.19b as it read from {then}")
+    status.locator("button.to-today").click()
+    head = page.locator("#compared p.m").inner_text()
+    assert head.startswith(f"702.19b of {then} until ") and head.endswith(", in force now")
+    assert page.locator("#compared ins, #compared del").count() > 0
+    assert page.locator(".inforce").inner_text() == (
+        f"In force since {dates[-1]}: the latest edition."
+    )
+    _shot(page, f"rule-702.19b-dated-compare-{width}-light")
+    context.close()
+
+
 TYPOGRAPHY_ONLY = re.compile("[\\s'\"\u2018\u2019\u201c\u201d\u2013\u2014-]+")
 
 
@@ -776,11 +801,33 @@ def test_our_index_is_the_one_minisearch_builds(built: dict[str, Any], page: Any
         }""",
         searchindex.documents_as_json(sample),
     )
-    ours = json.loads(json.dumps(searchindex.serialise(sample)))
+    ours = json.loads(json.dumps(searchindex.serialise(sample, BRO)))
     for name in ("documentCount", "nextId", "documentIds", "fieldIds", "fieldLength"):
         assert ours[name] == theirs[name], name
     assert ours["averageFieldLength"] == pytest.approx(theirs["averageFieldLength"])
     assert dict(ours["index"]) == dict(theirs["index"])
+
+
+def test_the_short_links_of_the_search_lead_to_every_document(
+    built: dict[str, Any], page: Any
+) -> None:
+    """Every document's stored link, short as it is, is read back to its page, by
+    searchindex.link and by site.js alike; most rules store none."""
+    out = built["out"]
+    with rules_kb.open(built["db"]) as kb:
+        contents = kb.contents(BRO)
+    documents = list(search_documents(contents, EditionPlaces.of(contents)))
+    stored = searchindex.serialise(documents, BRO)["storedFields"]
+    links = [searchindex.link(stored[str(i)], BRO) for i in range(len(documents))]
+    assert links == [document.url for document in documents]
+    assert sum("u" not in item for item in stored.values()) > len(documents) / 2
+    page.goto(url(out, f"e/{BRO}/index.html"))
+    page.evaluate(f"window.RULES_KB_EDITION = {json.dumps(BRO)}")
+    theirs = page.evaluate(
+        "items => items.map(item => window.rulesKbLink(item))",
+        [stored[str(i)] for i in range(len(documents))],
+    )
+    assert theirs == links
 
 
 def _shot(page: Any, name: str, *, full: bool = False) -> None:

@@ -351,7 +351,7 @@ class Generator:
     def search(self, contents: Contents) -> None:
         """The prebuilt index of the latest edition, as a script."""
         documents = list(search_documents(contents, self.site.built[contents.edition]))
-        index = searchindex.serialise(documents)
+        index = searchindex.serialise(documents, contents.edition)
         self.writer.write(
             at.SEARCH_INDEX, searchindex.script(index, contents.edition), "search index"
         )

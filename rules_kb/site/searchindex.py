@@ -75,8 +75,9 @@ def preview(text: str) -> str:
     return flat[:PREVIEW].rsplit(" ", 1)[0] + "…"
 
 
-def serialise(documents: Sequence[Document]) -> dict[str, Any]:
-    """The MiniSearch index of the documents, as `MiniSearch.toJSON()` would write it."""
+def serialise(documents: Sequence[Document], edition: str) -> dict[str, Any]:
+    """The MiniSearch index of the documents of `edition`, as `MiniSearch.toJSON()` would
+    write it (the stored links shortened: see `_stored`)."""
     postings: dict[str, dict[int, Counter[int]]] = {}
     lengths: dict[str, list[int]] = {}
     totals = [0] * len(FIELDS)
@@ -100,7 +101,9 @@ def serialise(documents: Sequence[Document]) -> dict[str, Any]:
         "fieldIds": {name: i for i, name in enumerate(FIELDS)},
         "fieldLength": lengths,
         "averageFieldLength": [total / count if count else 0 for total in totals],
-        "storedFields": {str(i): _stored(document) for i, document in enumerate(documents)},
+        "storedFields": {
+            str(i): _stored(document, edition) for i, document in enumerate(documents)
+        },
         "dirtCount": 0,
         "index": [
             [term, {str(f): {str(d): n for d, n in docs.items()} for f, docs in fields.items()}]
@@ -110,13 +113,34 @@ def serialise(documents: Sequence[Document]) -> dict[str, Any]:
     }
 
 
-def _stored(document: Document) -> dict[str, str]:
-    return {
-        "n": document.label,
-        "k": document.kind,
-        "u": document.url,
-        "t": shown(document),
-    }
+def _stored(document: Document, edition: str) -> dict[str, str]:
+    """What a result shows and links to. The link is kept short, as site.js reads it: left
+    out for a rule on its chapter's page at its own number ("702.html#702.19b"), else
+    relative to the edition's folder, else (another folder) from the site's root, "/" first."""
+    stored = {"n": document.label, "k": document.kind, "t": shown(document)}
+    folder = f"e/{edition}/"
+    if document.kind == "r" and document.url == derived_url(document.label, edition):
+        return stored
+    if document.url.startswith(folder):
+        stored["u"] = document.url[len(folder) :]
+    else:
+        stored["u"] = "/" + document.url
+    return stored
+
+
+def derived_url(number: str, edition: str) -> str:
+    """Where a rule is when nothing else is said: its chapter's page, at its number
+    (site.js `link`)."""
+    return f"e/{edition}/{number.split('.')[0]}.html#{number}"
+
+
+def link(stored: dict[str, str], edition: str) -> str:
+    """A result's link from the site's root, from what `_stored` kept (site.js `link`)."""
+    if "u" not in stored:
+        return derived_url(stored["n"], edition)
+    if stored["u"].startswith("/"):
+        return stored["u"][1:]
+    return f"e/{edition}/{stored['u']}"
 
 
 def shown(document: Document) -> str:

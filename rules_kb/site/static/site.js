@@ -55,6 +55,13 @@
     }
     return loading;
   }
+  // A result's page, from its shortened stored link (searchindex.py `link`).
+  function link(hit) {
+    var folder = "e/" + window.RULES_KB_EDITION + "/";
+    if (hit.u === undefined) return folder + hit.n.split(".")[0] + ".html#" + hit.n;
+    return hit.u.charAt(0) === "/" ? hit.u.slice(1) : folder + hit.u;
+  }
+  window.rulesKbLink = link;
   window.rulesKbSearch = function (query) {
     return load().then(function () { return search(query); });
   };
@@ -107,7 +114,7 @@
     if (!query) { close(); return; }
     hits.forEach(function (hit, i) {
       var a = document.createElement("a");
-      a.href = root + hit.u;
+      a.href = root + link(hit);
       a.id = "hit-" + i;
       a.setAttribute("role", "option");
       a.setAttribute("aria-selected", "false");
@@ -203,6 +210,21 @@
       found.classList.add("on");
       status.textContent = "In force on " + day + ": " + found.getAttribute("data-key") +
         " as it read from " + spanOf(found) + ".";
+      var at = versions.indexOf(found);
+      if (at > 0 && window.Diff && older) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "to-today";
+        button.textContent = "Compare with today’s text";
+        button.addEventListener("click", function () {
+          older.value = String(at);
+          newer.value = "0";
+          compare();
+          older.form.scrollIntoView({ block: "start" });
+        });
+        status.appendChild(document.createTextNode(" "));
+        status.appendChild(button);
+      }
       found.insertBefore(status, found.firstChild);  // (said where the reader lands)
       found.scrollIntoView({ block: "start" });
     } else {
@@ -212,10 +234,6 @@
         ? "Not in the rules on " + day + ": it first appeared on " + first + "."
         : "No stored edition was in force on " + day + ".";
     }
-  }
-  if (versions.length) {
-    window.addEventListener("hashchange", dated);
-    dated();
   }
   var older = document.getElementById("cmp-old"), newer = document.getElementById("cmp-new");
   var compared = document.getElementById("compared");
@@ -265,6 +283,11 @@
     newer.addEventListener("change", compare);
     older.form.hidden = false;
     compare();
+  }
+
+  if (versions.length) {
+    window.addEventListener("hashchange", dated);
+    dated();
   }
 
   if ("serviceWorker" in navigator && /^https?:$/.test(window.location.protocol)) {
