@@ -8,6 +8,7 @@ renumberings, or a glossary entry followed through its renames.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -93,7 +94,7 @@ def changes(
             old, new = (
                 _counterpart(lineage, "rule", rule, until, side) for side in (previous, day)
             )
-            kept = [c for c in result.rules if c.type != "typography" and _in_rule(c, old, new)]
+            kept = [c for c in result.rules if c.type != "typography" and in_rule(c, old, new)]
         elif term is not None:
             old, new = (
                 _counterpart(lineage, "glossary", term, until, side) for side in (previous, day)
@@ -127,7 +128,7 @@ def _in_chapter(change: Change, chapter: str) -> bool:
     return any(found[: len(chapter)] == chapter for found in chapters(change))
 
 
-def _in_rule(change: Change, old: str | None, new: str | None) -> bool:
+def in_rule(change: Change, old: str | None, new: str | None) -> bool:
     """Whether a change is of the rule (or one of its subrules) numbered `old` before and
     `new` after."""
 
@@ -145,3 +146,24 @@ def _counterpart(lineage: Lineage, kind: str, key: str, edition: str, day: str) 
     """The number (or term) in `day` of the record `key` of `edition`, or None."""
     found = lineage.where("rule" if kind == "rule" else "glossary", key, edition, day)
     return found.now
+
+
+#: Keyword rules: the keyword actions (701.N) and keyword abilities (702.N).
+KEYWORD_RULE = re.compile(r"70[12]\.\d+")
+
+
+def rule_of(key: str) -> str:
+    """The rule a rule number belongs to: 702.19b -> 702.19 (702.19 stays)."""
+    return key.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def by_rule(edition: EditionChanges) -> dict[str, list[Change]]:
+    """An edition's rule changes by the rule they belong to, on either side (a change
+    from 502.9b to 702.19b is under both 502.9 and 702.19): `in_rule` as a lookup."""
+    found: dict[str, list[Change]] = {}
+    for change in edition.changes:
+        if change.kind == "glossary":
+            continue
+        for rule in {rule_of(key) for key in (change.old_key, change.new_key) if key}:
+            found.setdefault(rule, []).append(change)
+    return found

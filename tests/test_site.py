@@ -234,6 +234,34 @@ def test_atom_feeds_of_the_changes_parse_and_link_to_the_diffs(built: dict[str, 
     assert all("702." in entry.summary for entry in chapter.entries)
 
 
+def test_every_keyword_rule_has_a_feed_of_its_changes_through_its_old_numbers(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase
+) -> None:
+    """feeds/rule-702.19.atom has an entry for each edition that really changed Trample or
+    a subrule, under any number it had (502.9 before 2009), exactly as `changes --rule`
+    finds them; every keyword rule of the latest edition has its feed."""
+    import feedparser
+
+    out = built["out"]
+    latest = kb.contents("latest")
+    keywords = {
+        record.number for record in latest.rules() if re.fullmatch(r"70[12]\.\d+", record.number)
+    }
+    feeds = {path.name for path in (out / "feeds").glob("rule-*.atom")}
+    assert feeds == {f"rule-{number}.atom" for number in keywords}
+    dates = sorted(record.edition for record in kb.editions())
+    for number in ("702.19", "702.2", "701.8", "702.90"):
+        feed = feedparser.parse((out / "feeds" / f"rule-{number}.atom").read_text("utf-8"))
+        assert not feed.bozo and feed.version == "atom10"
+        found = kb.changes(dates[1], rule=number)
+        expected = [edition for edition in found.editions if edition.changes]
+        assert [entry.link.rsplit("/", 1)[1] for entry in feed.entries] == [
+            f"{edition.previous}_{edition.edition}.html" for edition in reversed(expected)
+        ], number
+    trample = feedparser.parse((out / "feeds" / "rule-702.19.atom").read_text("utf-8"))
+    assert any("502.9" in entry.summary for entry in trample.entries)
+
+
 def test_edition_and_rule_pages_say_when_their_edition_was_in_force(
     built: dict[str, Any], kb: rules_kb.KnowledgeBase
 ) -> None:

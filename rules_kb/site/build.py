@@ -10,6 +10,7 @@ what the site is made from.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import itertools
 import json
@@ -21,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.changes import EditionChanges, chapters
+from rules_kb.changes import KEYWORD_RULE, EditionChanges, by_rule, chapters, in_rule
 from rules_kb.models import is_title
 from rules_kb.progress import Progress, silent
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
     from rules_kb.api import KnowledgeBase
     from rules_kb.diff import Change
+    from rules_kb.history import History
 
 
 @dataclass(slots=True)
@@ -149,6 +151,9 @@ class Generator:
         self.env = environment()
         self.base_url = base_url
         self.finders: dict[tuple[str, bool], pages.Finder] = {}
+        #: Each keyword rule of the latest edition -> its number in each edition it is in
+        #: (from its history), for its feed of changes.
+        self.keyword_numbers: dict[str, dict[str, str]] = {}
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -281,9 +286,21 @@ class Generator:
                 about = None if history.key in done else first.get(history.key)
                 if about is not None:
                     done.add(about.number)
+                    if KEYWORD_RULE.fullmatch(about.number):
+                        self.keyword_numbers[about.number] = self.numbers(history)
                     context = pages.rule_page(self.site, about, history, find, self.latest_cited_by)
                     self.render("rule.html", context, "rule")
             advance(1, history.key)
+
+    def numbers(self, history: History) -> dict[str, str]:
+        """Edition -> the number the rule had in it, for every edition of its history."""
+        dates = self.site.dates
+        found: dict[str, str] = {}
+        for version in history.versions:
+            start = bisect.bisect_left(dates, version.first)
+            end = bisect.bisect_right(dates, version.last)
+            found.update((day, version.key) for day in dates[start:end])
+        return found
 
     def redirects(self, redirects: Sequence[Redirect]) -> None:
         """A page for every old number the latest edition lacks, saying where it went."""
@@ -313,7 +330,8 @@ class Generator:
         return summaries
 
     def feeds(self, changed: Sequence[EditionChanges]) -> None:
-        """Atom feeds of the real changes: every edition, and each chapter's editions."""
+        """Atom feeds of the real changes: every edition, each chapter's editions, and each
+        keyword rule's."""
         from rules_kb.feeds import atom
 
         def link(page: str) -> Callable[[EditionChanges], str]:
@@ -344,6 +362,22 @@ class Generator:
             page = f"feeds/chapter-{chapter}.atom"
             feed = atom(editions, title=f"Comprehensive Rules: real changes to chapter {chapter}",
                         name=f"chapter-{chapter}", link=link(page))  # fmt: skip
+            self.writer.write(page, feed, "static")
+        # One feed per keyword rule: the changes to it and its subrules, followed back
+        # through its earlier numbers (502.9 before 2009 for 702.19).
+        indexed = [(edition, by_rule(edition)) for edition in changed]
+        for rule, numbers in self.keyword_numbers.items():
+            editions_of = []
+            for edition, under in indexed:
+                old, new = numbers.get(edition.previous), numbers.get(edition.edition)
+                candidates = {id(c): c for key in (old, new) if key for c in under.get(key, ())}
+                its = tuple(c for c in candidates.values() if in_rule(c, old, new))
+                if its:
+                    editions_of.append(EditionChanges(edition.edition, edition.previous, its))
+            page = f"feeds/rule-{rule}.atom"
+            name = self.site.headings.get(rule, "")
+            title = f"Comprehensive Rules: real changes to {rule}" + (f" {name}" if name else "")
+            feed = atom(editions_of, title=title, name=f"rule-{rule}", link=link(page))
             self.writer.write(page, feed, "static")
 
     # search, static files, offline ---------------------------------------------------
