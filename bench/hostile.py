@@ -76,12 +76,18 @@ def cp1252_edition() -> str:
     return next(row["file"][:10] for row in reversed(rows) if row["encoding_guess"] == "cp1252")
 
 
+def _original(name: str) -> tuple[bytes, tuple[list[tuple[Any, ...]], set[str]], str]:
+    """A shared edition's bytes, what its mutants are compared with (its records and its
+    warnings), and its encoding."""
+    data = (SHARED / f"{name}.txt").read_bytes()
+    edition, decoded = pipeline.read_edition(data)
+    return data, (records(edition), masked_warnings(edition, decoded)), decoded.encoding
+
+
 def mutation_pass(names: list[str], count: int, seed: int) -> None:
     rows = []
     for name in names:
-        data = (SHARED / f"{name}.txt").read_bytes()
-        edition, decoded = pipeline.read_edition(data)
-        original = (records(edition), masked_warnings(edition, decoded))
+        data, original, encoding = _original(name)
         rng = random.Random(f"{seed}:{name}")
         start = time.perf_counter()
         results = [outcome(mutant, original) for mutant in mutants(data, count, rng)]
@@ -92,7 +98,7 @@ def mutation_pass(names: list[str], count: int, seed: int) -> None:
         refused = seen["refused"] + seen["refused (multi-line)"]
         rows.append(
             (
-                f"{name} ({decoded.encoding})",
+                f"{name} ({encoding})",
                 count,
                 f"{handled} ({seen['handled-same']} same, {seen['handled-local']} local,"
                 f" {seen['handled-warned']} further but warned)",
@@ -451,9 +457,7 @@ def utf16_shifts(count: int, seed: int = 1) -> None:
     or refused, never stored one byte out of place."""
     rows = []
     for name in UTF16_EDITIONS:
-        data = (SHARED / f"{name}.txt").read_bytes()
-        edition, decoded = pipeline.read_edition(data)
-        original = (records(edition), masked_warnings(edition, decoded))
+        data, original, _encoding = _original(name)
         rng = random.Random(f"{seed}:{name}:shift")
         seen: Counter[str] = Counter()
         start = time.perf_counter()

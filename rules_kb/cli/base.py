@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -142,6 +142,20 @@ def screen() -> Screen:
     from rules_kb.cli.present import screen as made
 
     return made()
+
+
+def answer(found: Any, json_out: bool, draw: Callable[[Screen, Any], None]) -> None:
+    """Print what a command found: its JSON (`as_json()`, or each record's for a list)
+    with --json, else drawn on the (paged) screen by `draw`."""
+    if json_out:
+        from rules_kb.cli.output import json_out as print_json
+
+        shown = [item.as_json() for item in found] if isinstance(found, list) else found.as_json()
+        print_json(shown)
+        return
+    out = screen()
+    draw(out, found)
+    out.flush()
 
 
 def chosen_format(form: Format | None, json_out: bool) -> Format:

@@ -16,6 +16,7 @@ from rules_kb.cli.base import (
     FormatOption,
     JsonOption,
     SplitOption,
+    answer,
     chosen_format,
     command,
     knowledge_base,
@@ -235,15 +236,7 @@ def where(
     """Show the same rule's number in another edition, with each renumbering step."""
     from rules_kb.cli.render import lineage as render
 
-    found = knowledge_base(db).where(number, edition, to)
-    if json_out:
-        from rules_kb.cli.output import json_out as print_json
-
-        print_json(found.as_json())
-        return
-    out = screen()
-    render.where(out, found)
-    out.flush()
+    answer(knowledge_base(db).where(number, edition, to), json_out, render.where)
 
 
 @command

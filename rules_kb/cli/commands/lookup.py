@@ -12,12 +12,12 @@ from rules_kb.cli.base import (
     FormatOption,
     JsonOption,
     SplitOption,
+    answer,
     chosen_format,
     command,
     knowledge_base,
 )
 from rules_kb.cli.present import (
-    screen,
     show_definition,
     show_found,
     show_rule,
@@ -30,16 +30,9 @@ if TYPE_CHECKING:
 @command
 def editions(db: DbOption = None, json_out: JsonOption = False) -> None:
     """List the stored editions with their counts, warnings and the set each accompanies."""
-    from rules_kb.cli.output import json_out as print_json
     from rules_kb.cli.render import lookup as render
 
-    found = knowledge_base(db).editions()
-    if json_out:
-        print_json([record.as_json() for record in found])
-        return
-    out = screen()
-    render.editions(out, found)
-    out.flush()
+    answer(list(knowledge_base(db).editions()), json_out, render.editions)
 
 
 @command

@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from rules_kb.cli.base import DbOption, EditionOption, JsonOption, command, knowledge_base, screen
+from rules_kb.cli.base import (
+    DbOption,
+    EditionOption,
+    JsonOption,
+    answer,
+    command,
+    knowledge_base,
+)
 
 
 class GraphFormat(StrEnum):
@@ -36,15 +43,7 @@ def refs(
     """Show what a rule cites and what cites it (rules and glossary entries)."""
     from rules_kb.cli.render import refs as render
 
-    found = knowledge_base(db).refs(number, edition, subrules=subrules)
-    if json_out:
-        from rules_kb.cli.output import json_out as print_json
-
-        print_json(found.as_json())
-        return
-    out = screen()
-    render.refs(out, found)
-    out.flush()
+    answer(knowledge_base(db).refs(number, edition, subrules=subrules), json_out, render.refs)
 
 
 @command
@@ -56,15 +55,7 @@ def check(
     """Report dangling references and numbering anomalies (gaps, duplicates, order)."""
     from rules_kb.cli.render import refs as render
 
-    found = knowledge_base(db).check(edition)
-    if json_out:
-        from rules_kb.cli.output import json_out as print_json
-
-        print_json(found.as_json())
-        return
-    out = screen()
-    render.check(out, found)
-    out.flush()
+    answer(knowledge_base(db).check(edition), json_out, render.check)
 
 
 @command
