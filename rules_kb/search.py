@@ -458,7 +458,7 @@ class Engine:
         that order. None when nothing is left to search for (only stop words)."""
         query = whoosh_module("query")
         parsed = parser(any_word).parse(text)
-        if parsed is query.NullQuery or isinstance(parsed, query.qcore._NullQuery):
+        if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
             return None
         self._check(parsed)
         fuzzy = query.FuzzyTerm
@@ -599,7 +599,7 @@ def check_bounds(parsed: Any, reader: Reader | None = None) -> None:
                 )
             if reader is None:
                 continue
-            expansions = node._btexts(reader)
+            expansions = node.expanded_terms(reader)
             if sum(1 for _ in islice(expansions, MAX_EXPANSIONS + 1)) > MAX_EXPANSIONS:
                 raise BadSearchQuery(
                     f"{written!r} matches more than {MAX_EXPANSIONS:,} words; give more letters"

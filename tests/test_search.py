@@ -334,6 +334,37 @@ def test_filters_narrow_every_kind_of_query(index: Any, conn: sqlite3.Connection
     assert index.search(conn, "damage", nothing).total == 0
 
 
+def test_the_narrowing_searcher_finds_what_whoosh_finds_with_a_filter(index: Any) -> None:
+    """The searcher that narrows each term's postings to a filter's documents (the one
+    Whoosh subclass) gives the same documents with the same scores as Whoosh's own
+    Searcher given the filter after matching."""
+    from whoosh import collectors, scoring, searching
+
+    plain = searching.Searcher(
+        index.reader, fromindex=index.ix, weighting=scoring.BM25F(B=core.BM25_B, K1=core.BM25_K1)
+    )
+    filters = [
+        core.Filters(edition=LATEST),
+        core.Filters(edition=LATEST, chapter="702"),
+        core.Filters(edition="2009-07-11", kind="rule"),
+        core.Filters(),
+    ]
+    queries = ["trample", '"first strike"', "deathto*", "NOT trample", "damage AND prevented"]
+    for filters_ in filters:
+        base = index.base(filters_)
+        for text in queries:
+            query = index.query(text)
+            ours = index._collect(query, base, 20)
+            top = collectors.TopCollector(20, usequality=False, replace=0)
+            theirs = top if base is None else collectors.FilterCollector(top, allow=base)
+            plain.search_with_collector(query, theirs)
+            expected = theirs.results()
+            assert len(ours) == len(expected), (text, filters_)
+            assert [(hit.docnum, round(hit.score, 9)) for hit in ours] == [
+                (hit.docnum, round(hit.score, 9)) for hit in expected
+            ], (text, filters_)
+
+
 def test_mana_burn_across_editions(full_db: Path, conn: sqlite3.Connection) -> None:
     rules = search_json(full_db, '"mana burn"', "--all-editions", "--kind", "rule", "-n", "500")
     assert rules["edition"] is None and rules["total"] == len(rules["hits"]) > 0
