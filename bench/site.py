@@ -158,7 +158,6 @@ def main() -> None:
                        capture_output=True, text=True, check=True).stdout
     )  # fmt: skip
     dates = sorted(record["edition"] for record in dates)
-    print("### `python bench/site.py`: the static web edition\n")
     print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {len(dates)} editions\n")
     default = OUT / "site"
     wall, found = build(db, default)
