@@ -324,6 +324,7 @@ def test_every_page_says_what_it_is_in_schema_org_terms(
         assert rule["legislationIdentifier"] == f"CR {number}"
         assert rule["legislationDateVersion"] == versions[0].first
         assert rule["legislationLegalForce"] == schema + "InForce"
+        assert rule["isPartOf"]["legislationIdentifier"] == f"CR {latest}"
         if len(versions) > 1:
             replaced = rule["legislationChanges"]
             assert replaced["legislationIdentifier"] == f"CR {versions[1].key}"

@@ -103,7 +103,7 @@ class Metadata:
             "legislationDateVersion": first,
             "legislationLegalForce": _force(True),
             "temporalCoverage": f"{first}/..",
-            "isPartOf": self.edition(page, latest),
+            "isPartOf": self._reference(page, latest),  # (short: there are thousands)
         }
         if len(versions) > 1:
             before = versions[1]

@@ -86,8 +86,6 @@ class VersionView:
     """The word diff against the older version (the text, for the first version)."""
     examples: tuple[Markup, ...] = ()
     """Its examples then."""
-    text: str = ""
-    """Its text, plain (for comparing any two versions in the browser)."""
     until: str | None = None
     """The edition that replaced it (None: in force now)."""
     forms: int = 1
@@ -422,7 +420,6 @@ def version_view(site: Site, page: str, version: Version, number: str) -> Versio
         body=body,
         examples=tuple(plain(example) for example in version.examples),
         forms=len(version.forms),
-        text=version.text,
         until=InForce.of(version.last, site.dates).until,
     )
 

@@ -190,6 +190,12 @@
       .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
       .replace(/[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g, "-");
   }
+  // A version's text: its word diff against the version before, less what it struck out.
+  function textOf(li) {
+    var body = li.querySelector(".t").cloneNode(true);
+    Array.prototype.forEach.call(body.querySelectorAll("del"), function (cut) { cut.remove(); });
+    return body.textContent;
+  }
   function spanOf(li) {
     var until = li.getAttribute("data-until");
     return li.getAttribute("data-first") + (until ? " until " + until : ", in force now");
@@ -245,7 +251,7 @@
     head.textContent = a.getAttribute("data-key") + " of " + spanOf(a) + " → " +
       b.getAttribute("data-key") + " of " + spanOf(b);
     var body = document.createElement("p");
-    var was = a.getAttribute("data-text"), now = b.getAttribute("data-text");
+    var was = textOf(a), now = textOf(b);
     var parts = window.Diff.diffWordsWithSpace(fold(was), fold(now));
     // Shown in the rule's own typography: folding keeps every length, so each part is
     // cut from the text it came from (the old one for deletions, else the new one).
