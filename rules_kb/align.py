@@ -785,6 +785,17 @@ def _parts(
                     merged[i] = j
             elif len(words(old[i])) >= ALONE_WORDS:
                 pairs[i], old_of[j] = j, i
+    # A rule printed twice, word for word, whose second copy goes: it lives on in the
+    # copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along).
+    kept_texts: dict[int, list[int]] = {}
+    for j in old_of:
+        if new[j].kind in LEVELS[1]:
+            kept_texts.setdefault(new[j].text_id, []).append(j)
+    for i in group.old:
+        copies = kept_texts.get(old[i].text_id, ())
+        if i in pairs or i in merged or len(copies) != 1 or len(words(old[i])) < ALONE_WORDS:
+            continue
+        merged[i] = copies[0]
     return split, merged
 
 

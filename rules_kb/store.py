@@ -125,7 +125,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.lineage`). Editions stored before this migration are aligned by m006."""
+    (`rules_kb.lineage`). Editions stored before this migration are aligned by m007."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -241,10 +241,23 @@ def m005_declared(db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m006_splits(db: Database, progress: Progress) -> None:
-    """Every stored edition aligned (again): splits, merges and "(Obsolete)" stubs are
-    recorded (statuses `split` and `merged`), identity is decided by content before a kept
-    number, and a heading that differs only in typography is `typography`."""
+def m006_splits(_db: Database, _progress: Progress) -> None:
+    """Splits, merges and "(Obsolete)" stubs recorded (statuses `split` and `merged`),
+    identity decided by content before a kept number, a heading that differs only in
+    typography `typography`: the editions are aligned again by m007, which does all of
+    this too (so an older database is aligned once, not twice)."""
+
+
+@migration
+def m007_copies(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again, with all the aligner knows (m006's splits,
+    merges, stubs and content first), and now a rule printed twice word for word, whose
+    second copy goes, `merged` into the copy that stays instead of `removed`."""
+    _realign(db, progress)
+
+
+def _realign(db: Database, progress: Progress) -> None:
+    """Drop the stored lineage and align every stored edition with its neighbours again."""
     db.execute("DELETE FROM lineage")
     db.execute("DELETE FROM alignments")
     (count,) = db.execute("SELECT count(*) FROM editions").fetchone()
@@ -252,7 +265,7 @@ def m006_splits(db: Database, progress: Progress) -> None:
     lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
-# Further migrations go here, numbered in order (m007_...).
+# Further migrations go here, numbered in order (m008_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, "rules_kb.schema.VERSION is the number of migrations"

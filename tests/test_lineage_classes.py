@@ -80,6 +80,30 @@ def test_a_merge_is_recorded_on_the_record_that_went_into_another() -> None:
     assert not alignment.removed
 
 
+def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
+    """A rule printed twice word for word (in two chapters), one copy dropped: the dropped
+    copy merged into the copy that stays, never simply removed; a short one is removed."""
+    twice = (
+        "Once the pairings are declared, each team in turn announces the order in which"
+        " its pieces take the points assigned to them, starting with the active team."
+    )
+    short = "Each team draws a card."
+    old: list[Row] = [
+        ("805", "chapter", "8", "Team Play"),
+        ("805.10", "rule", "805", "Scoring in team play works as follows."),
+        ("805.10f", "subrule", "805.10", twice),
+        ("805.10g", "subrule", "805.10", short),
+        ("810", "chapter", "8", "Team Play, Old Variant"),
+        ("810.7", "rule", "810", "Scoring in the old variant works as follows."),
+        ("810.7e", "subrule", "810.7", twice),
+        ("810.7f", "subrule", "810.7", short),
+    ]
+    new = old[:4]
+    alignment, moved = aligned(old, new)
+    assert keys(alignment, old, new, "merged") == {("810.7e", "805.10f")}
+    assert moved["805.10f"] == "805.10f" and "810.7f" not in moved
+
+
 def test_a_kept_number_is_not_enough_against_content() -> None:
     """The number 214.4 is reused for something unrelated; the old rule's sentences are at
     212.1c now: the old 214.4 is not the new one."""
