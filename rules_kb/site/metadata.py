@@ -120,7 +120,7 @@ class Metadata:
         self, page: str, number: str, first: str, last: str, now: str | None
     ) -> dict[str, Any]:
         """The page of a number the latest edition no longer has."""
-        until = _after(last, self.dates)
+        until = InForce.of(last, self.dates).until  # (when the edition after its last came)
         found: dict[str, Any] = {
             "@context": SCHEMA,
             "@type": "Legislation",
@@ -170,9 +170,3 @@ class Metadata:
 
 def _force(in_force: bool) -> str:
     return f"{SCHEMA}/InForce" if in_force else f"{SCHEMA}/NotInForce"
-
-
-def _after(day: str, dates: Sequence[str]) -> str | None:
-    """The edition after `day`, if any."""
-    later = [other for other in dates if other > day]
-    return min(later) if later else None
