@@ -30,6 +30,7 @@ inserting an edition between two stored ones re-aligns exactly its two neighbour
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -286,9 +287,24 @@ def _renumbered_only(
         return False
     found = load([*old_ids, *new_ids])
     return all(
-        RULE_REFERENCE.sub("#", key(found[a])) == RULE_REFERENCE.sub("#", key(found[b]))
+        _pointers_masked(found[a]) == _pointers_masked(found[b])
         for a, b in zip(old_ids, new_ids, strict=True)
     )
+
+
+#: One place a closing cross-reference points at, once folded (quotes read as NUL) and
+#: its numbers masked: 'rule #, "Planechase."', 'Appendix B, "Older Rules."', '#'.
+_POINTED = r"(?:(?:rules?|sections?|Appendix|part) )?(?:#|[A-Z])(?:,[\s\x00]*\x00[^\x00]*\x00)?"
+#: A text's closing cross-reference: a glossary entry renamed points at its rule under the
+#: new name, a rule moved at the new numbers; neither is a new wording.
+_CLOSING_POINTER = re.compile(
+    rf"\bSee (?:also )?{_POINTED}(?:,? (?:and |or )?{_POINTED})*[.\s\x00]*$"
+)
+
+
+def _pointers_masked(text: str) -> str:
+    """The text with its rule numbers and its closing cross-reference masked."""
+    return _CLOSING_POINTER.sub("See #", RULE_REFERENCE.sub("#", key(text)))
 
 
 def _wording(

@@ -125,7 +125,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.lineage`). Editions stored before this migration are aligned by m007."""
+    (`rules_kb.lineage`). Editions stored before this migration are aligned by m008."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -244,15 +244,22 @@ def m005_declared(db: Database, _progress: Progress) -> None:
 def m006_splits(_db: Database, _progress: Progress) -> None:
     """Splits, merges and "(Obsolete)" stubs recorded (statuses `split` and `merged`),
     identity decided by content before a kept number, a heading that differs only in
-    typography `typography`: the editions are aligned again by m007, which does all of
+    typography `typography`: the editions are aligned again by m008, which does all of
     this too (so an older database is aligned once, not twice)."""
 
 
 @migration
-def m007_copies(db: Database, progress: Progress) -> None:
+def m007_copies(_db: Database, _progress: Progress) -> None:
+    """A rule printed twice word for word, whose second copy goes, `merged` into the copy
+    that stays instead of `removed`: the editions are aligned again by m008."""
+
+
+@migration
+def m008_pointers(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006's splits,
-    merges, stubs and content first), and now a rule printed twice word for word, whose
-    second copy goes, `merged` into the copy that stays instead of `removed`."""
+    merges, stubs and content first, m007's copies), and now a record renumbered or
+    renamed whose only other difference is its closing cross-reference ('See rule 901,
+    "Planechase."') `moved` instead of `moved_changed`."""
     _realign(db, progress)
 
 
@@ -265,7 +272,7 @@ def _realign(db: Database, progress: Progress) -> None:
     lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
-# Further migrations go here, numbered in order (m008_...).
+# Further migrations go here, numbered in order (m009_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, "rules_kb.schema.VERSION is the number of migrations"

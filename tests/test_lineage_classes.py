@@ -211,6 +211,31 @@ def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
     assert status("724.6", (1,), "724.6", (2,), lambda ids: texts) == "changed"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # A glossary entry renamed points at its rule under the new name.
+        ('A game. See rule 901, "Keepers."', 'A game. See rule 901, "Arenas."', "moved"),
+        ("A game. See rule 901, “Keepers.”", "A game. See rule 901, “Arenas.”", "moved"),
+        # From an appendix to a rule, and to two rules.
+        ('Old term. See Appendix B, "Older Rules."', 'Old term. See rule 502.15, "Keeper."',
+         "moved"),
+        ("Skip it. See rule 419.6e and rule 419.6f.", "Skip it. See rule 613.10.", "moved"),
+        # What follows the pointer is wording: it still counts.
+        ('See rule 504, "Keepers," to play them.', 'See rule 707, "Keepers," to cast them.',
+         "moved_changed"),
+        ('A board game. See rule 901, "Keepers."', 'A card game. See rule 901, "Arenas."',
+         "moved_changed"),
+    ],
+)  # fmt: skip
+def test_a_closing_pointer_that_follows_a_rename_is_a_move(
+    old: str, new: str, expected: str
+) -> None:
+    texts = {1: old, 2: new}
+    assert status("Keeper", (1,), "Arena", (2,), lambda ids: texts) == expected
+    assert status("Keeper", (1,), "Keeper", (2,), lambda ids: texts) == "changed"
+
+
 NOT_CITATIONS = (
     "a price of 702.17 dollars",
     "it costs about 702.17",
