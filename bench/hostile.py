@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import common
 from common import table
 
-from rules_kb import pipeline
 from rules_kb.errors import RulesKbError
-from rules_kb.models import Edition
+from rules_kb.ingest import pipeline
+from rules_kb.ingest.models import Edition
 from tests.mutants import changed, masked_warnings, records
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
@@ -123,7 +123,7 @@ def mutation_pass(names: list[str], count: int, seed: int) -> None:
 CHILD = """
 import resource, sys, time
 from pathlib import Path
-from rules_kb import pipeline
+from rules_kb.ingest import pipeline
 
 def peak_mb():
     # VmHWM starts afresh at exec; ru_maxrss would carry the parent's from the fork
@@ -197,7 +197,7 @@ _HEAD = (
 
 def others() -> None:
     """Inputs built to make the reader slow: each must take about as long as its size."""
-    from rules_kb import models, parse
+    from rules_kb.ingest import models, parse
 
     long_number = "702." + "1" * 100_000
     cases = [
@@ -351,7 +351,7 @@ async def _mcp_cases(db: str) -> list[list[object]]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    from rules_kb.mcp_server import MAX_ANSWER
+    from rules_kb.mcp.server import MAX_ANSWER
 
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "rules_kb", "--db", db, "mcp"], env={**os.environ}
@@ -405,7 +405,7 @@ def _cancelled(db: str) -> list[object]:
 
     import rules_kb
     from rules_kb.api import KnowledgeBase
-    from rules_kb.mcp_server import server
+    from rules_kb.mcp.server import server
 
     ended: list[float] = []
     original = KnowledgeBase.given_up_when

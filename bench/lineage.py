@@ -30,9 +30,9 @@ import common  # noqa: E402
 from common import compiled, table, verdict  # noqa: E402
 
 import rules_kb  # noqa: E402
-from rules_kb.align import Item, precision_recall  # noqa: E402
-from rules_kb.diff import Library  # noqa: E402
-from rules_kb.query import Reader  # noqa: E402
+from rules_kb.ingest.align import Item, precision_recall  # noqa: E402
+from rules_kb.read.diff import Library  # noqa: E402
+from rules_kb.read.query import Reader  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
@@ -256,7 +256,7 @@ def labelled(db: Path) -> str:
 
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
-    from rules_kb.history import Lineage
+    from rules_kb.read.history import Lineage
     from tests.lineage_labels import chains, stored_segments
 
     lineage = Lineage(Reader(db))

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import common
 from common import table
 
-from rules_kb import decode, parse
+from rules_kb.ingest import decode, parse
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
 

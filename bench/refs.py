@@ -28,9 +28,10 @@ sys.path.insert(0, str(REPO))
 import common  # noqa: E402
 from common import median_time, table, verdict  # noqa: E402
 
-from rules_kb import graph, pipeline, refs, store  # noqa: E402
-from rules_kb.models import Edition  # noqa: E402
-from rules_kb.query import Reader  # noqa: E402
+from rules_kb.ingest import pipeline, refs, store  # noqa: E402
+from rules_kb.ingest.models import Edition  # noqa: E402
+from rules_kb.read import graph  # noqa: E402
+from rules_kb.read.query import Reader  # noqa: E402
 
 DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 EXTRACT_TARGET_S = 10.0

@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 import common  # noqa: E402
 from common import compiled, percentile, table, verdict  # noqa: E402
 
-from rules_kb.search_index import index_dir  # noqa: E402
+from rules_kb.search.index import index_dir  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 OUT = REPO / "bench" / "out"
@@ -106,7 +106,7 @@ def ingest_stages(files: list[Path], db: Path) -> dict[str, float]:
     store (rows and texts), references, lineage; the search index build on its own."""
     start = time.process_time()
     import rules_kb
-    from rules_kb import decode, lineage, parse, store
+    from rules_kb.ingest import decode, lineage, parse, store
 
     _import_dependencies()
     imports = time.process_time() - start
@@ -142,8 +142,9 @@ def ingest_stages(files: list[Path], db: Path) -> dict[str, float]:
 
 #: What an ingest imports on its way, beyond `rules_kb` itself.
 DEPENDENCIES = (
-    "rules_kb.pipeline", "rules_kb.refs", "rules_kb.align", "rules_kb.lineage", "lark",
-    "numpy", "rapidfuzz.fuzz", "rapidfuzz.process", "scipy.sparse", "sqlite_utils",
+    "rules_kb.ingest.pipeline", "rules_kb.ingest.refs", "rules_kb.ingest.align",
+    "rules_kb.ingest.lineage", "lark", "numpy", "rapidfuzz.fuzz", "rapidfuzz.process",
+    "scipy.sparse", "sqlite_utils",
 )  # fmt: skip
 
 
@@ -155,7 +156,7 @@ def _import_dependencies() -> None:
 
     for name in DEPENDENCIES:
         importlib.import_module(name)
-    from rules_kb.assignment import linear_sum_assignment
+    from rules_kb.ingest.assignment import linear_sum_assignment
 
     linear_sum_assignment()
 
@@ -232,7 +233,7 @@ def report_ingest(files: list[Path], db: Path, use_peer: bool, rounds: int) -> s
     """Our full ingest and the peer's parse, each in a fresh process, in turn for `rounds`
     rounds (the machine's speed drifts over minutes: the ratio is taken round by round, and
     the median of the ratios is the verdict); stages are the medians over the rounds."""
-    from rules_kb import decode
+    from rules_kb.ingest import decode
 
     texts = [decode.decode(path.read_bytes()).text for path in files]  # type: ignore[attr-defined]
     python, how = peer_python() if use_peer else (None, "not measured (--no-peer)")
@@ -359,7 +360,7 @@ def report_whole_ingest(editions: Path, db: Path) -> tuple[str, Path]:
 WHOOSH_FLOOR = "floor: Whoosh alone opens the index and runs `trample`"
 WHOOSH_ONLY = """import sys
 from whoosh import index, qparser
-from rules_kb.search_index import field_types
+from rules_kb.search.index import field_types
 field_types()  # the schema's field types, which its pickle names
 ix = index.open_dir(sys.argv[1])
 with ix.searcher() as searcher:
@@ -367,7 +368,7 @@ with ix.searcher() as searcher:
     searcher.search(query, limit=10)
 """
 """What a cold search on Whoosh costs at the least: its imports, opening the index (the
-schema's field types are rules-kb's: `rules_kb.search_index` makes them),
+schema's field types are rules-kb's: `rules_kb.search.index` makes them),
 parsing and running the query, printing nothing."""
 
 

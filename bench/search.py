@@ -54,8 +54,8 @@ sys.path.insert(0, str(REPO))
 import common  # noqa: E402
 from common import compiled, percentile, table, verdict  # noqa: E402
 
-from rules_kb import search as core  # noqa: E402
 from rules_kb.errors import BadSearchQuery  # noqa: E402
+from rules_kb.search import engine as core  # noqa: E402
 
 DEFAULT_EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 RELEVANCE = REPO / "tests" / "fixtures" / "relevance.toml"

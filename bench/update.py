@@ -105,7 +105,7 @@ def bench_lookups(db: Path, repeats: int) -> str:
 def bench_catalogue(repeats: int) -> str:
     """Parsing data/editions.toml in process, and what importing the CLI loads."""
     sys.path.insert(0, str(REPO))
-    from rules_kb import catalogue
+    from rules_kb.ingest import catalogue
 
     text = catalogue._catalogue_text()
     times = []
@@ -113,7 +113,7 @@ def bench_catalogue(repeats: int) -> str:
         start = time.perf_counter()
         catalogue.parse(text)
         times.append(time.perf_counter() - start)
-    watched = ("httpx", "tomllib", "rules_kb.catalogue", "rules_kb.fetch")
+    watched = ("httpx", "tomllib", "rules_kb.ingest.catalogue", "rules_kb.ingest.fetch")
     probe = f"import sys, rules_kb.cli; print(*[m for m in {watched!r} if m in sys.modules])"
     loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env(), check=True

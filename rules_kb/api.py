@@ -11,27 +11,28 @@ none of lark, whoosh, networkx, scipy or sqlite-utils.
 from __future__ import annotations
 
 import os
-import stat
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from rules_kb.cores import free_cores
 from rules_kb.errors import GivenUp, RulesKbError, UnknownRule, UnknownTerm
-from rules_kb.outcomes import IngestOutcome, IngestResult
+from rules_kb.ingest.cores import free_cores
+from rules_kb.ingest.session import Session, expand, stored_outcomes
 from rules_kb.progress import Progress, silent
+from rules_kb.records.outcomes import IngestOutcome, IngestResult
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from rules_kb.changes import Changes
-    from rules_kb.diff import EditionDiff, TermChange
-    from rules_kb.fetch import Download, Policy
-    from rules_kb.graph import Format as GraphFormat
-    from rules_kb.history import History, Lineage
-    from rules_kb.query import Reader
+    from rules_kb.ingest.fetch import Download, Policy
+    from rules_kb.read.changes import Changes
+    from rules_kb.read.diff import EditionDiff, TermChange
+    from rules_kb.read.graph import Format as GraphFormat
+    from rules_kb.read.history import History, Lineage
+    from rules_kb.read.query import Reader
     from rules_kb.records import (
         Answer,
         CheckReport,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
         Shown,
         Where,
     )
-    from rules_kb.search import Kind, Results
+    from rules_kb.search.engine import Kind, Results
 
 __all__ = ["KnowledgeBase", "default_path", "open"]
 
@@ -153,8 +154,8 @@ class KnowledgeBase:
     def reader(self) -> Reader:
         """The read-only connection, opened (and the schema upgraded) on first use."""
         if self._reader is None:
-            from rules_kb import schema
-            from rules_kb.query import Reader
+            from rules_kb.ingest import schema
+            from rules_kb.read.query import Reader
 
             reader = Reader(self.path)
             if reader.version < schema.VERSION:
@@ -166,7 +167,7 @@ class KnowledgeBase:
 
     def _upgrade(self) -> None:
         """Bring an older database's schema up to date (this fills in the lineage)."""
-        from rules_kb.store import open_db
+        from rules_kb.ingest.store import open_db
 
         try:
             open_db(self.path, self.progress).close()
@@ -200,7 +201,7 @@ class KnowledgeBase:
     def lineage(self) -> Lineage:
         """The stored lineage, read through the same connection."""
         if self._lineage is None:
-            from rules_kb.history import Lineage
+            from rules_kb.read.history import Lineage
 
             self._lineage = Lineage(self.reader)
         return self._lineage
@@ -219,7 +220,7 @@ class KnowledgeBase:
         """Every stored edition, newest first, with its counts, warnings and set."""
         from dataclasses import replace
 
-        from rules_kb import catalogue
+        from rules_kb.ingest import catalogue
         from rules_kb.records import SetRelease
 
         known = catalogue.load()
@@ -244,7 +245,7 @@ class KnowledgeBase:
         chapter.
         """
         from rules_kb import bounds
-        from rules_kb.models import is_number
+        from rules_kb.ingest.models import is_number
 
         bounds.term(number, "rule number or term")
         with self._snapshot() as reader:
@@ -258,7 +259,7 @@ class KnowledgeBase:
     def _redirecting(self, number: str, day: str) -> Iterator[None]:
         """An UnknownRule for a number another edition had says where it went (or what it
         was then), as `rule`, `refs`, `graph`, `history` and `where` all say it."""
-        from rules_kb.models import normalise_number
+        from rules_kb.ingest.models import normalise_number
 
         try:
             yield
@@ -308,9 +309,9 @@ class KnowledgeBase:
         that answer a question ("does deathtouch work with trample?"), else the search
         results for the words."""
         from rules_kb import bounds
-        from rules_kb.models import is_number
+        from rules_kb.ingest.models import is_number
         from rules_kb.records import RuleRecord, Shown
-        from rules_kb.search import read_query
+        from rules_kb.search.engine import read_query
 
         bounds.query(query)
 
@@ -373,7 +374,7 @@ class KnowledgeBase:
         prefix*, fuzzy~, and misspellings corrected. The index beside the database is
         brought up to date first when it is stale."""
         from rules_kb import bounds
-        from rules_kb import search as core
+        from rules_kb.search import engine as core
 
         bounds.query(query)
 
@@ -388,13 +389,13 @@ class KnowledgeBase:
     @property
     def index_folder(self) -> Path:
         """The folder of the full-text index beside the database."""
-        from rules_kb.search_index import index_dir
+        from rules_kb.search.index import index_dir
 
         return index_dir(self.path)
 
     def build_index(self) -> None:
         """Bring the search index up to date now (an ingest does this at its end)."""
-        from rules_kb import search as core
+        from rules_kb.search import engine as core
 
         with self._snapshot() as reader:
             core.ensure_index(
@@ -428,7 +429,7 @@ class KnowledgeBase:
         """The reference graph of an edition (networkx), whole or around a rule, keyword or
         glossary term (with the rule's subtree)."""
         from rules_kb import bounds
-        from rules_kb import graph as graphs
+        from rules_kb.read import graph as graphs
 
         if around is not None:
             bounds.term(around, "rule number or term")
@@ -450,12 +451,12 @@ class KnowledgeBase:
     ) -> str:
         """The reference graph of `graph` written out: DOT, GraphML, GEXF, node-link JSON
         or a CSV edge list."""
-        from rules_kb import graph as graphs
+        from rules_kb.read import graph as graphs
 
         return graphs.export(self.graph(edition, around, depth), form)
 
     def _graph_node(self, query: str, day: str, built: nx.DiGraph) -> str:
-        from rules_kb.models import is_number, normalise_number
+        from rules_kb.ingest.models import is_number, normalise_number
         from rules_kb.records import RuleRecord
 
         if is_number(query):
@@ -471,7 +472,7 @@ class KnowledgeBase:
 
     def _number_for(self, query: str, day: str) -> str:
         """The rule number a query means: itself, or the rule of a keyword or term."""
-        from rules_kb.models import is_number
+        from rules_kb.ingest.models import is_number
         from rules_kb.records import RuleRecord
 
         if is_number(query):
@@ -503,7 +504,7 @@ class KnowledgeBase:
         """The references inside a text, resolved in an edition: where each is, what it
         names ("rules 603.7d–f" names 603.7d, 603.7e and 603.7f) and where each target is
         printed (603.7e is not). With `glossary`, the glossary's "See X." too."""
-        from rules_kb import refs
+        from rules_kb.ingest import refs
         from rules_kb.records import Link, Target
 
         day = self.edition(edition)
@@ -549,8 +550,8 @@ class KnowledgeBase:
         followed. Neighbouring editions read the lineage stored at ingest; others are
         aligned directly. `rule` keeps one rule and its subrules."""
         from rules_kb import bounds
-        from rules_kb import diff as core
-        from rules_kb.models import normalise_number
+        from rules_kb.ingest.models import normalise_number
+        from rules_kb.read import diff as core
 
         if rule is not None:
             bounds.term(rule, "rule number")
@@ -584,9 +585,9 @@ class KnowledgeBase:
         from datetime import date
 
         from rules_kb import bounds
-        from rules_kb.changes import changes
-        from rules_kb.diff import Library
         from rules_kb.errors import BadOption
+        from rules_kb.read.changes import changes
+        from rules_kb.read.diff import Library
         from rules_kb.records import RuleRecord
 
         bounds.edition(since)
@@ -629,7 +630,7 @@ class KnowledgeBase:
         """How a rule (or glossary entry) read in every edition, following renumbering and
         renames, from the stored lineage; typography-only versions are merged."""
         from rules_kb import bounds
-        from rules_kb.history import find_history
+        from rules_kb.read.history import find_history
 
         bounds.term(number_or_term, "rule number or term")
 
@@ -644,7 +645,7 @@ class KnowledgeBase:
         printed it (`Where.from_edition` says which); when that number named different
         rules over the years, `AmbiguousRule` lists them."""
         from rules_kb import bounds
-        from rules_kb.models import is_number, normalise_number
+        from rules_kb.ingest.models import is_number, normalise_number
 
         bounds.term(number, "rule number or term")
 
@@ -677,7 +678,7 @@ class KnowledgeBase:
         changed since, moved (with the new number), removed, or unknown at that date.
         The report's `fixed` is the text with the moved citations renumbered."""
         from rules_kb import bounds
-        from rules_kb.cite import check
+        from rules_kb.read.cite import check
 
         bounds.text(text)
 
@@ -693,7 +694,7 @@ class KnowledgeBase:
     ) -> IngestResult:
         """Read one edition (a file, or its bytes) into the database in one transaction;
         raises on failure and leaves the database as it was."""
-        with _Writer(self) as writer:
+        with Session(self.path, self.progress) as writer:
             outcome = writer.ingest(source, replace=replace, name=name)
         self._reopen()
         if outcome.result is None:
@@ -722,7 +723,7 @@ class KnowledgeBase:
         advance = self.progress("ingest", len(files))
         workers = 0 if len(files) < 2 else (free_cores() if jobs is None else max(1, jobs)) - 1
         outcomes = []
-        with _Writer(self) as writer:
+        with Session(self.path, self.progress) as writer:
             for outcome in writer.ingest_all(files, replace=replace, jobs=workers):
                 outcomes.append(outcome)
                 advance(1, outcome.source)
@@ -740,28 +741,16 @@ class KnowledgeBase:
         read-only look at the database, loading neither the writer nor the parser nor
         Whoosh. None when a file is new, changed, missing or unreadable, or the database
         or the index needs work: `ingest_files` has something to do or to say then."""
-        import hashlib
+        fresh = None
+        if index:
+            from rules_kb.search.index import up_to_date
 
-        files = list(expand(paths))
-        if not files or not self.path.is_file():
-            return None
-        stored = _stored_digests(self.path, self.index_folder if index else None)
-        if stored is None:
-            return None
-        outcomes = []
-        for file in files:
-            data = _read(file)
-            if isinstance(data, IngestOutcome):
-                return None
-            known = stored.get(hashlib.sha256(data).hexdigest())
-            if known is None:
-                return None
-            outcomes.append(IngestOutcome(display_name(file), known))
-        return outcomes
+            fresh = partial(up_to_date, folder=self.index_folder)
+        return stored_outcomes(self.path, expand(paths), fresh)
 
     def _index_fresh(self) -> bool:
         """Whether the index needs nothing done (what `ensure_index` would leave alone)."""
-        from rules_kb.search_index import up_to_date
+        from rules_kb.search.index import up_to_date
 
         try:
             with self._snapshot() as reader:
@@ -781,7 +770,7 @@ class KnowledgeBase:
         """Download the current Comprehensive Rules (the .txt the official rules page
         links, or `url`) and ingest them. Every failure raises before the database is
         opened, so it is left exactly as it was (not even created)."""
-        from rules_kb import fetch, pipeline, store
+        from rules_kb.ingest import fetch, pipeline, store
 
         chosen = policy or fetch.Policy()
         if url:
@@ -806,224 +795,6 @@ class KnowledgeBase:
 
 class _IngestFailed(RulesKbError):
     """An ingest through the API failed; the message says why."""
-
-
-class _Writer:
-    """One writing session: the database is opened on the first file that needs it (so a
-    run that fails everywhere creates nothing) and kept open for the rest. Process-wide
-    settings, such as the collector's thresholds, are the caller's (`rules-kb ingest` sets
-    them; a library never does)."""
-
-    def __init__(self, kb: KnowledgeBase) -> None:
-        self.kb = kb
-        self.db: Any = None
-        self.digests: dict[str, IngestResult] | None = None
-
-    def __enter__(self) -> _Writer:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.db is not None:
-            self.db.close()
-
-    def database(self) -> Any:
-        """The writable database, opened (created, migrated) now if it was not."""
-        if self.db is None:
-            from rules_kb.store import open_db
-
-            self.db = open_db(self.kb.path, self.kb.progress)
-        return self.db
-
-    def ingest(
-        self, source: str | Path | bytes, *, replace: bool, name: str | None = None
-    ) -> IngestOutcome:
-        """Read and store one file (or bytes); failures are outcomes, not exceptions."""
-        label = name or ("<bytes>" if isinstance(source, bytes) else display_name(Path(source)))
-        data = _read(source)
-        if isinstance(data, IngestOutcome):
-            return IngestOutcome(label, error=data.error)
-        known = self.known(data, replace=replace)
-        if known is not None:
-            return IngestOutcome(label, known)
-        return self.store(label, data, _parsed(data), replace=replace)
-
-    def ingest_all(self, files: list[Path], *, replace: bool, jobs: int) -> Iterator[IngestOutcome]:
-        """Each file's outcome, in order; with `jobs` worker processes, the files still to be
-        read are decoded and parsed in them, a few ahead of the one being stored."""
-        if jobs < 1 or len(files) < 2:
-            for file in files:
-                yield self.ingest(file, replace=replace)
-            return
-        from concurrent.futures import Future, ProcessPoolExecutor
-
-        # Each file: its label, its bytes (or why they cannot be read), and either the stored
-        # edition of the same bytes or the worker parsing them.
-        pending: list[tuple[str, bytes | IngestOutcome, IngestResult | Future[Parsed] | None]]
-        pending = []
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            queue = iter(files)
-            while True:
-                while len(pending) < 2 * jobs:
-                    upcoming = next(queue, None)
-                    if upcoming is None:
-                        break
-                    data = _read(upcoming)
-                    work: IngestResult | Future[Parsed] | None = None
-                    if not isinstance(data, IngestOutcome):
-                        work = self.known(data, replace=replace) or pool.submit(_parsed, data)
-                    pending.append((display_name(upcoming), data, work))
-                if not pending:
-                    return
-                label, data, work = pending.pop(0)
-                if isinstance(data, IngestOutcome):
-                    yield IngestOutcome(label, error=data.error)
-                elif isinstance(work, IngestResult):
-                    yield IngestOutcome(label, work)
-                elif work is not None:
-                    yield self.store(label, data, work.result(), replace=replace)
-
-    def known(self, data: bytes, *, replace: bool) -> IngestResult | None:
-        """The stored edition these very bytes were read into before, if any. Until this
-        session writes, that is read from a plain read-only look at the database, so a
-        re-ingest of unchanged files never loads the writer."""
-        import hashlib
-
-        if replace or not self.kb.path.exists():
-            return None
-        digest = hashlib.sha256(data).hexdigest()
-        if self.db is None:
-            if self.digests is None:
-                self.digests = _stored_digests(self.kb.path)
-            if self.digests is not None:
-                return self.digests.get(digest)
-        from rules_kb import store
-
-        return store.stored_copy(self.database(), digest)
-
-    def store(self, label: str, data: bytes, parsed: Parsed, *, replace: bool) -> IngestOutcome:
-        """Store what was read from `data`, in one transaction."""
-        from rules_kb import pipeline
-
-        if isinstance(parsed, str):
-            return IngestOutcome(label, error=parsed)
-        edition, decoded = parsed
-        try:
-            result = pipeline.ingest_read(
-                self.database(), data, edition, decoded, source=label, replace=replace
-            )
-        except RulesKbError as error:
-            return IngestOutcome(label, error=one_line(str(error)))
-        return IngestOutcome(label, result)
-
-
-def _stored_digests(path: Path, index_folder: Path | None = None) -> dict[str, IngestResult] | None:
-    """Every stored edition by the digest of its bytes, read without the writer; None
-    when the database needs the writer first (an older schema, or not a database), or,
-    given `index_folder`, when that search index is not up to date with it."""
-    import sqlite3
-
-    from rules_kb import schema
-    from rules_kb.readonly import connect_read_only, stored_copies
-
-    try:
-        conn = connect_read_only(path)
-        try:
-            conn.execute("BEGIN")  # one snapshot for the editions and the index stamp
-            if int(conn.execute("PRAGMA user_version").fetchone()[0]) != schema.VERSION:
-                return None
-            if index_folder is not None:
-                from rules_kb.search_index import up_to_date
-
-                if not up_to_date(conn, index_folder):
-                    return None
-            return stored_copies(conn)
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-
-
-#: What reading a file's bytes gave: the edition and how it was decoded, or an error.
-Parsed = Any
-
-
-#: The largest file an ingest reads: an edition is about 1 MB (2 MB in UTF-16).
-MAX_INPUT_BYTES = 16 * 1024 * 1024
-
-
-def _read(source: str | Path | bytes) -> bytes | IngestOutcome:
-    """A file's bytes, or an outcome saying why they cannot be read: only a regular file of
-    at most MAX_INPUT_BYTES is read (a FIFO or device would block or never end), and never
-    more than that, whatever the file does meanwhile."""
-    if isinstance(source, bytes):
-        return source
-    try:
-        descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except IsADirectoryError:
-        return IngestOutcome("", error="is a folder")
-    except FileNotFoundError:
-        return IngestOutcome("", error="no such file or folder")
-    except PermissionError:
-        return IngestOutcome("", error="permission denied")
-    except OSError as error:
-        return IngestOutcome("", error=error.strerror or str(error))
-    with os.fdopen(descriptor, "rb") as file:
-        info = os.fstat(file.fileno())
-        if stat.S_ISDIR(info.st_mode):
-            return IngestOutcome("", error="is a folder")
-        if not stat.S_ISREG(info.st_mode):
-            return IngestOutcome("", error="not a regular file (a pipe, device or socket)")
-        if info.st_size > MAX_INPUT_BYTES:
-            return IngestOutcome("", error=_too_large(info.st_size))
-        try:
-            data = file.read(MAX_INPUT_BYTES + 1)
-        except OSError as error:
-            return IngestOutcome("", error=error.strerror or str(error))
-    if len(data) > MAX_INPUT_BYTES:
-        return IngestOutcome("", error=_too_large(len(data)))
-    return data
-
-
-def _too_large(size: int) -> str:
-    return (
-        f"{size / 1048576:,.1f} MB is too large for an edition"
-        f" (at most {MAX_INPUT_BYTES // 1048576} MB)"
-    )
-
-
-def _parsed(data: bytes) -> Parsed:
-    """Decode and parse (in a worker process, or here): the records, or one error line."""
-    from rules_kb import pipeline
-
-    try:
-        return pipeline.read_edition(data)
-    except RulesKbError as error:
-        return one_line(str(error))
-
-
-def expand(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files as given; folders as the .txt files directly in them, sorted."""
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            yield from sorted(
-                child
-                for child in path.iterdir()
-                # (a broken link is listed, to fail with its own message)
-                if child.suffix.lower() == ".txt" and (child.is_file() or child.is_symlink())
-            )
-        else:
-            yield path  # a missing file fails on its own when it is read
-
-
-def display_name(path: Path) -> str:
-    """A file's name as it can be printed and stored (undecodable bytes shown as U+FFFD)."""
-    return path.name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def one_line(message: str) -> str:
-    """The first line of a message (errors are one line; details stay on the exception)."""
-    return message.strip().splitlines()[0] if message.strip() else message
 
 
 def _index_progress(progress: Progress) -> Any:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.align import Alignment, Item
-from rules_kb.lineage import Kind, status
+from rules_kb.ingest.align import Alignment, Item
+from rules_kb.ingest.lineage import Kind, status
 
 if TYPE_CHECKING:
-    from rules_kb.history import Lineage
+    from rules_kb.read.history import Lineage
 
 FOLDER = Path(__file__).parent / "fixtures" / "lineage"
 STATUSES = frozenset(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules_kb.models import Edition
+from rules_kb.ingest.models import Edition
 
 
 def records(edition: Edition) -> list[tuple[Any, ...]]:

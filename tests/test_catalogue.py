@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 import pytest
 from typer.testing import CliRunner
 
-from rules_kb import catalogue, fetch
 from rules_kb.cli import app
 from rules_kb.errors import BadCatalogue
+from rules_kb.ingest import catalogue, fetch
 from tests.conftest import SHARED, edition_files, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,12 +170,13 @@ def test_editions_table_shows_the_set_next_to_the_date(small_db: Path) -> None:
 
 
 def _loaded_after(db: Path, *args: str) -> set[str]:
-    """Which of tomllib and rules_kb.catalogue a fresh `rules-kb ...` process imported."""
+    """Which of tomllib and rules_kb.ingest.catalogue a fresh `rules-kb ...` process imported."""
     code = (
         "import sys\nfrom rules_kb.cli import main\n"
         f"sys.argv = ['rules-kb', *{list(args)!r}, '--db', {str(db)!r}]\n"
         "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
-        "print('LOADED', *(m for m in ('tomllib', 'rules_kb.catalogue') if m in sys.modules))\n"
+        "print('LOADED', *(m for m in ('tomllib', 'rules_kb.ingest.catalogue')"
+        " if m in sys.modules))\n"
     )
     output = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
@@ -188,5 +189,5 @@ def test_plain_lookups_never_read_the_catalogue(small_db: Path) -> None:
     assert _loaded_after(small_db, "rule", "702.19", "-e", "2023-01-01") == set()
     assert _loaded_after(small_db, "rule", "702.19", "-e", "BRO") == {
         "tomllib",
-        "rules_kb.catalogue",
+        "rules_kb.ingest.catalogue",
     }

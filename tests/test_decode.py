@@ -1,4 +1,4 @@
-"""Tests for rules_kb.decode: encodings, line endings, damage warnings, real editions.
+"""Tests for rules_kb.ingest.decode: encodings, line endings, damage warnings, real editions.
 
 The synthetic texts below are invented for these tests. The real CR editions are
 copyrighted and are only read from the shared folder next to the repository; the
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rules_kb.decode import Decoded, decode, normalise_newlines
 from rules_kb.errors import NotText
+from rules_kb.ingest.decode import Decoded, decode, normalise_newlines
 from tests.conftest import SHARED
 
 EDITIONS = SHARED
@@ -885,7 +885,7 @@ def test_controls_find_name_and_is_control() -> None:
 
 @given(st.text(st.sampled_from("ab?Z./=_é1 \n="), max_size=30))
 def test_question_marks_in_words_are_found_as_the_pattern_finds_them(text: str) -> None:
-    from rules_kb.decode import QUESTION_IN_WORD, _words_with_question_marks
+    from rules_kb.ingest.decode import QUESTION_IN_WORD, _words_with_question_marks
 
     assert _words_with_question_marks(text) == QUESTION_IN_WORD.findall(text)
 
@@ -927,7 +927,7 @@ def test_non_ascii_runs_are_found_whole_past_the_ascii_stretches(parts: list[byt
     # bytes around them, must be those a plain split finds (runs straddling a stretch too).
     from collections import Counter
 
-    from rules_kb import decode as module
+    from rules_kb.ingest import decode as module
 
     data = b"".join(parts)
     pieces = re.split(rb"([\x80-\xff]+)", data)

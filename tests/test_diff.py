@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import rules_kb
-from rules_kb.align import align, normalise, precision_recall
 from rules_kb.cli import app
-from rules_kb.diff import Library, diff, renumber_references, term_changes
-from rules_kb.query import Reader
+from rules_kb.ingest.align import align, normalise, precision_recall
+from rules_kb.read.diff import Library, diff, renumber_references, term_changes
+from rules_kb.read.query import Reader
 from rules_kb.typography import key
 from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
 from tests.conftest import SHARED
@@ -116,7 +116,7 @@ def test_the_labelled_set_covers_the_overhaul_and_rewrites_in_place() -> None:
 
 def test_glossary_alignment_on_the_labelled_renames(all_db: Path) -> None:
     """Headings renamed ("Kicker" -> "Kicker, Kicked", "X" -> "X (Obsolete)") keep their line."""
-    from rules_kb.align import align
+    from rules_kb.ingest.align import align
 
     spec = json.loads(GLOSSARY_LABELS.read_text())
     library = Library(Reader(all_db))

@@ -119,7 +119,7 @@ def test_a_reingest_of_unchanged_files_never_loads_the_writer(tmp_path: Path) ->
         "done = kb.ingest_files(sys.argv[2:], index=False)\n"
         "print([(o.result.date, o.result.status) for o in done])\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'sqlite_utils', 'lark'}"
-        " or m in {'rules_kb.store', 'rules_kb.parse'}))\n"
+        " or m in {'rules_kb.ingest.store', 'rules_kb.ingest.parse'}))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(db), *map(str, files)], capture_output=True, text=True

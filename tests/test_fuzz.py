@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules_kb import pipeline
 from rules_kb.errors import RulesKbError
-from rules_kb.models import Edition
+from rules_kb.ingest import pipeline
+from rules_kb.ingest.models import Edition
 from tests.conftest import SHARED
 from tests.mutants import changed, masked_warnings, records
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from rules_kb import graph, pipeline, store
-from rules_kb.query import Reader
+from rules_kb.ingest import pipeline, store
+from rules_kb.read import graph
+from rules_kb.read.query import Reader
 from tests.conftest import run_cli
 
 SAMPLE = "2022-11-18"

@@ -121,7 +121,7 @@ def test_the_web_edition_has_no_raw_control(hostile_db: Path, tmp_path: Path) ->
 def test_mcp_answers_have_no_raw_control(hostile_db: Path) -> None:
     pytest.importorskip("mcp")
     import rules_kb
-    from rules_kb import mcp_server
+    from rules_kb.mcp import server as mcp_server
 
     kb: Any = rules_kb.open(hostile_db)
     texts = [

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from rules_kb import search_index as si
-from rules_kb.index_writer import TermPool, analysed_writer
+from rules_kb.search import index as si
+from rules_kb.search.index_writer import TermPool, analysed_writer
 from tests.conftest import SHARED, ok_cli
 
 FIELDS = ("number", "term", "text")

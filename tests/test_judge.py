@@ -117,7 +117,7 @@ def test_misspelled_terms_are_found(all_editions_db: Path, query: str, term: str
 def test_a_keyword_or_heading_the_glossary_lacks_answers_with_its_rule(
     kb: rules_kb.KnowledgeBase, all_editions_db: Path
 ) -> None:
-    from rules_kb.query import find_term
+    from rules_kb.read.query import find_term
 
     terms = [entry.term for entry in kb.contents().glossary]
     headings = [
@@ -231,7 +231,7 @@ def test_a_failed_ingest_creates_nothing(tmp_path: Path) -> None:
 def test_reingesting_unchanged_files_does_not_read_them_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rules_kb import pipeline
+    from rules_kb.ingest import pipeline
 
     files = edition_files()[-3:]
     db = tmp_path / "r.db"
@@ -280,7 +280,7 @@ def test_free_cores_counts_what_is_idle_now(monkeypatch: pytest.MonkeyPatch) -> 
     import subprocess
     import sys
 
-    from rules_kb import cores
+    from rules_kb.ingest import cores
 
     usable = len(os.sched_getaffinity(0))
     assert cores.usable() == usable

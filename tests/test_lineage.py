@@ -12,8 +12,8 @@ from typing import get_args
 import pytest
 
 import rules_kb
-from rules_kb import lineage, store
 from rules_kb.errors import UnknownRule, UnknownTerm
+from rules_kb.ingest import lineage, store
 from rules_kb.typography import key, same_wording
 from tests.conftest import SHARED, downgrade, ok_cli, run_cli
 
@@ -415,7 +415,7 @@ def test_the_solver_loaded_from_its_file_is_scipys() -> None:
     import numpy as np
     from scipy.optimize import linear_sum_assignment as public
 
-    from rules_kb import assignment
+    from rules_kb.ingest import assignment
 
     solver = assignment._loaded_directly()
     assert solver is not None, "scipy's _lsap extension was not found beside scipy.optimize"
@@ -430,7 +430,7 @@ def test_the_solver_loaded_from_its_file_is_scipys() -> None:
 def test_aligning_does_not_import_scipy_optimize() -> None:
     script = (
         "import sys\n"
-        "from rules_kb.assignment import linear_sum_assignment\n"
+        "from rules_kb.ingest.assignment import linear_sum_assignment\n"
         "import numpy as np\n"
         "rows, cols = linear_sum_assignment()(np.array([[1.0, 5.0], [4.0, 1.0]]), maximize=True)\n"
         "print(rows.tolist(), cols.tolist(), 'scipy.optimize' in sys.modules)\n"
@@ -444,7 +444,7 @@ def test_aligning_does_not_import_scipy_optimize() -> None:
 def test_the_solver_falls_back_to_scipys_public_import(monkeypatch: pytest.MonkeyPatch) -> None:
     from scipy.optimize import linear_sum_assignment as public
 
-    from rules_kb import assignment
+    from rules_kb.ingest import assignment
 
     monkeypatch.setattr(assignment.importlib.util, "find_spec", lambda name: None)
     assignment.linear_sum_assignment.cache_clear()

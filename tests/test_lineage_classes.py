@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from rules_kb.align import Alignment, Item, align
-from rules_kb.lineage import status
+from rules_kb.ingest.align import Alignment, Item, align
+from rules_kb.ingest.lineage import status
 from rules_kb.worddiff import word_diff
 
 Row = tuple[str, str, str | None, str]
@@ -250,7 +250,7 @@ CITATIONS = ("see 702.17", "702.17 says so", "CR 702.17", "rule 702.17 dollars")
 
 @pytest.mark.parametrize("text", NOT_CITATIONS + CITATIONS)
 def test_a_bare_number_is_a_citation_only_where_it_reads_as_one(text: str) -> None:
-    from rules_kb.cite import find
+    from rules_kb.read.cite import find
 
     cited = [item.number for item in find(text)]
     assert cited == ([] if text in NOT_CITATIONS else ["702.17"])

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import rules_kb
-from rules_kb.diff import Library
 from rules_kb.errors import UnknownRule
-from rules_kb.history import Lineage
-from rules_kb.query import Reader
+from rules_kb.read.diff import Library
+from rules_kb.read.history import Lineage
+from rules_kb.read.query import Reader
 from tests.lineage_labels import Said, Step, chains, said, score, steps, stored_segments
 
 #: Floors under today's scores (bench/lineage.py prints them): a regression fails.

@@ -16,11 +16,11 @@ from typing import IO, Any
 
 import pytest
 
-from rules_kb.mcp_start import HANDSHAKE_VERSIONS, early_answer
+from rules_kb.mcp.start import HANDSHAKE_VERSIONS, early_answer
 from tests.conftest import ok_cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "modern.txt"
-SDK_ONLY = "import sys, rules_kb; from rules_kb.mcp_server import server; server(rules_kb.open(sys.argv[1])).run('stdio')"  # noqa: E501
+SDK_ONLY = "import sys, rules_kb; from rules_kb.mcp.server import server; server(rules_kb.open(sys.argv[1])).run('stdio')"  # noqa: E501
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_the_handshake_is_answered_before_the_sdk_is_imported(db: Path) -> None:
     """The answer comes first; the SDK is imported after it (the child says when)."""
     probe = (
         "import sys, time, runpy; sys.argv = ['rules-kb', '--db', sys.argv[1], 'mcp'];"
-        "import rules_kb.mcp_start as start; write = start._write_all;"
+        "import rules_kb.mcp.start as start; write = start._write_all;"
         "start._write_all = lambda fd, data: (write(fd, data), sys.stderr.write("
         "'sdk loaded: %s\\n' % ('mcp' in sys.modules)), sys.stderr.flush());"
         "runpy.run_module('rules_kb', run_name='__main__')"

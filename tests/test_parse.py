@@ -1,4 +1,4 @@
-"""Tests for rules_kb.parse: golden fixtures, and properties of every shared edition."""
+"""Tests for rules_kb.ingest.parse: golden fixtures, and properties of every shared edition."""
 
 from __future__ import annotations
 
@@ -13,11 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.decode import decode
 from rules_kb.errors import BadRuleNumber, GrammarRejected, NotAnEdition, ParseFailure
-from rules_kb.lalr import grammar
-from rules_kb.models import Edition, GlossaryEntry, Rule, is_number, normalise_number, sort_key
-from rules_kb.parse import (
+from rules_kb.ingest.decode import decode
+from rules_kb.ingest.lalr import grammar
+from rules_kb.ingest.models import (
+    Edition,
+    GlossaryEntry,
+    Rule,
+    is_number,
+    normalise_number,
+    sort_key,
+)
+from rules_kb.ingest.parse import (
     LineLexer,
     LogicalLine,
     Nester,
@@ -502,7 +509,7 @@ def test_credits_far_longer_than_any_edition_are_refused() -> None:
 
 @needs_shared
 def test_concatenated_copies_of_an_edition_read_as_one(shared_editions: Path) -> None:
-    from rules_kb.pipeline import read_edition
+    from rules_kb.ingest.pipeline import read_edition
 
     data = (shared_editions / "2026-08-07.txt").read_bytes()
     once, _ = read_edition(data)
@@ -540,7 +547,7 @@ def _lark_records(
     """What grammars/cr.lark makes of the lines, run through Lark's LALR parser."""
     from lark import Token, Transformer, UnexpectedInput
 
-    from rules_kb import parse
+    from rules_kb.ingest import parse
 
     class Builder(Transformer[Token, Any]):
         def start(self, parts: list[Any]) -> dict[str, Any]:
@@ -638,7 +645,7 @@ def _nested(
 @needs_shared
 @pytest.mark.parametrize("path", EDITIONS, ids=lambda p: p.stem)
 def test_nester_agrees_with_the_grammar_on_real_editions(path: Path) -> None:
-    """The fence of rules_kb/lalr.py: Lark's own parser and Transformer, and the table
+    """The fence of rules_kb/ingest/lalr.py: Lark's own parser and Transformer, and the table
     runner that reads Lark's internals, make the same records of every shared edition."""
     text = parsed(path)[0]
     lines = text.split("\n")
@@ -743,8 +750,8 @@ def test_a_glossary_term_without_a_blank_line_before_it_is_its_own_entry(
     day: str, term: str, before: str | None
 ) -> None:
     """Three editions print a heading right under the definition before it."""
-    from rules_kb.decode import decode
-    from rules_kb.parse import edition as edition_of
+    from rules_kb.ingest.decode import decode
+    from rules_kb.ingest.parse import edition as edition_of
 
     edition = edition_of(decode((SHARED / f"{day}.txt").read_bytes()).text)
     entries = {entry.term: entry.text for entry in edition.glossary}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rules_kb import pipeline, store
 from rules_kb.errors import EditionExists
+from rules_kb.ingest import pipeline, store
 from tests.conftest import SHARED, run_cli, variant_files
 
 VARIANTS = variant_files()

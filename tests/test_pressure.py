@@ -21,7 +21,7 @@ import pytest
 
 from rules_kb import bounds
 from rules_kb.errors import TooLong
-from rules_kb.mcp_server import MAX_ANSWER, paged
+from rules_kb.mcp.server import MAX_ANSWER, paged
 from tests.conftest import SHARED, mcp_server_params, ok_cli, run_cli
 
 # bounds, on every way in --------------------------------------------------------------------
@@ -107,7 +107,7 @@ def test_a_fifo_is_refused_without_reading_it(tmp_path: Path) -> None:
 
 
 def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    from rules_kb.api import MAX_INPUT_BYTES
+    from rules_kb.ingest.session import MAX_INPUT_BYTES
 
     big = tmp_path / "big.txt"
     with big.open("wb") as out:
@@ -132,7 +132,7 @@ def test_a_folder_of_broken_links_names_each_link(tmp_path: Path) -> None:
 
 
 def test_a_missing_history_is_found_missing_through_the_caches(kb: Any) -> None:
-    from rules_kb import query
+    from rules_kb.read import query
 
     query._names.cache_clear()
     with pytest.raises(Exception, match="no rule or glossary entry for 'qqqq'"):
@@ -236,7 +236,7 @@ def test_the_spans_a_citation_covers_are_looked_up_exactly() -> None:
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from rules_kb.cite import _Spans
+    from rules_kb.read.cite import _Spans
 
     span = st.tuples(st.integers(0, 60), st.integers(0, 20)).map(lambda p: (p[0], p[0] + p[1]))
 
@@ -252,7 +252,7 @@ def test_find_reads_a_long_document_as_its_paragraphs() -> None:
     times: each copy is read as the paragraph is alone (nothing reaches across)."""
     from dataclasses import replace
 
-    from rules_kb.cite import find
+    from rules_kb.read.cite import find
 
     paragraph = (
         "Per rules 702.19b and 702.19c, \u201cassigns damage\u201d; see 510.1a\u2013c. "
@@ -294,8 +294,8 @@ def test_long_loops_stop_at_their_next_step_once_given_up() -> None:
     """Word diffs and reading citations look between steps; given up after a few looks,
     they raise GivenUp; outside a block, they run as ever."""
     from rules_kb import giving_up
-    from rules_kb.cite import find
     from rules_kb.errors import GivenUp
+    from rules_kb.read.cite import find
     from rules_kb.worddiff import word_diffs
 
     pairs = [(f"old words {n}", f"new words {n}") for n in range(50)]
@@ -316,7 +316,7 @@ def test_an_mcp_call_the_client_cancels_stops_its_worker(all_editions_db: Path) 
     import rules_kb
     from rules_kb.api import KnowledgeBase
     from rules_kb.errors import GivenUp
-    from rules_kb.mcp_server import server
+    from rules_kb.mcp.server import server
 
     ended: list[str] = []
     original = KnowledgeBase.given_up_when
@@ -411,7 +411,7 @@ MODERN = Path(__file__).parent / "fixtures" / "modern.txt"
 
 
 def _read(data: bytes) -> tuple[list[tuple[Any, ...]], tuple[str, ...]]:
-    from rules_kb import pipeline
+    from rules_kb.ingest import pipeline
     from tests.mutants import records
 
     edition, decoded = pipeline.read_edition(data)
@@ -450,8 +450,8 @@ def test_a_byte_inserted_or_lost_in_utf16_is_realigned_and_said(codec: str, dama
 def test_utf16_out_of_alignment_everywhere_is_refused() -> None:
     import codecs
 
-    from rules_kb import pipeline
     from rules_kb.errors import NotText
+    from rules_kb.ingest import pipeline
 
     clean = codecs.BOM_UTF16_LE + MODERN.read_text("utf-8").encode("utf-16-le")
     data = bytearray(clean)

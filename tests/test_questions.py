@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from rules_kb import questions
-from rules_kb.search import read_query
+from rules_kb.search import questions
+from rules_kb.search.engine import read_query
 from tests.conftest import ok_cli
 
 QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
@@ -290,7 +290,7 @@ def test_search_hits_say_what_they_matched(all_editions_db: Path) -> None:
 
 
 def test_mcp_search_answers_a_question_compactly(kb: Any) -> None:
-    from rules_kb.mcp_server import found_text
+    from rules_kb.mcp.server import found_text
 
     text = found_text(kb, "does deathtouch work with trample?", "latest", 10)
     assert text.startswith("Comprehensive Rules, edition 2026-08-07")

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import rules_kb
-from rules_kb.cite import find
+from rules_kb.read.cite import find
 from tests.conftest import run_cli
 
 DOCUMENT = Path(__file__).parent / "fixtures" / "cite" / "quotes-2010.md"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from rules_kb import pipeline, refs, store
-from rules_kb.models import Edition
-from rules_kb.query import Reader
+from rules_kb.ingest import pipeline, refs, store
+from rules_kb.ingest.models import Edition
+from rules_kb.read.query import Reader
 from tests.conftest import downgrade, edition_files, run_cli
 
 MODERN_FROM = "2009-07-11"
@@ -422,7 +422,7 @@ def test_resolvers_put_numbers_in_order_however_the_editions_before_differed() -
     # few, or more than a re-sort is worth) must give the order a plain sort gives.
     import random
 
-    from rules_kb.models import sort_key as plain_sort_key
+    from rules_kb.ingest.models import sort_key as plain_sort_key
 
     pool = [f"{100 + c}.{m}{letters}" for c in range(30) for m in range(1, 12)
             for letters in ("", "a", "b", "k", "m", "z", "aa")]  # fmt: skip

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from rules_kb import search as core
-from rules_kb import search_index
+from rules_kb.search import engine as core
+from rules_kb.search import index as search_index
 from tests.conftest import SHARED, ok_cli, run_cli
 
 RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
@@ -667,3 +667,32 @@ def test_an_index_of_the_older_format_is_rebuilt(tmp_path: Path) -> None:
         assert not core.is_fresh(conn, folder)
         assert core.ensure_index(conn, folder).action == "built"
         assert core.is_fresh(conn, folder)
+
+
+def _fixture_db(tmp_path: Path) -> Path:
+    path = tmp_path / "fixture.db"
+    ok("ingest", Path(__file__).parent / "fixtures" / "modern.txt", "--db", path, "--json")
+    return path
+
+
+def test_an_index_of_an_older_format_is_rebuilt_by_the_next_search(tmp_path: Path) -> None:
+    db = _fixture_db(tmp_path)
+    folder = core.index_dir(db)
+    (folder / core.FORMAT_FILE).write_text("3\n")  # as the layout before the folders left it
+    with sqlite3.connect(db) as conn:
+        assert not core.is_fresh(conn, folder)
+    assert search_json(db, "trample")["total"] > 0
+    assert (folder / core.FORMAT_FILE).read_text().strip() == search_index.INDEX_FORMAT
+
+
+def test_an_index_whose_schema_names_types_that_are_gone_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    db = _fixture_db(tmp_path)
+    folder = core.index_dir(db)
+    (toc,) = folder.glob("*.toc")
+    here = search_index.__name__.encode()
+    assert here in toc.read_bytes()
+    toc.write_bytes(toc.read_bytes().replace(here, b"rules_kb.gone" + b"_" * (len(here) - 13)))
+    with pytest.raises(core.SearchIndexError, match="cannot open the search index"):
+        core.Engine(folder)

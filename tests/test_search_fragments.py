@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from rules_kb import search as core
 from rules_kb.errors import BadSearchQuery
+from rules_kb.search import engine as core
 from tests.test_search import conn, full_db, index, search_json
 
 __all__ = ["conn", "full_db", "index"]  # fixtures, shared with tests/test_search.py

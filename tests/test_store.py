@@ -1,4 +1,4 @@
-"""Schema, migrations and the one-transaction ingest of rules_kb.store."""
+"""Schema, migrations and the one-transaction ingest of rules_kb.ingest.store."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from rules_kb import parse, store
 from rules_kb.errors import EditionExists
-from rules_kb.models import Edition, GlossaryEntry, Rule
+from rules_kb.ingest import parse, store
+from rules_kb.ingest.models import Edition, GlossaryEntry, Rule
 from rules_kb.progress import Progress
-from rules_kb.query import Reader
+from rules_kb.read.query import Reader
 from tests.conftest import dump_database
 
 # (name, declared type, not null, position in the primary key) per column.
@@ -625,7 +625,7 @@ def test_content_hash_keeps_the_digest_of_stored_editions(shared_editions: Path)
     """Stored editions compare by this digest: it must stay the JSON one it always was."""
     import json
 
-    from rules_kb.decode import decode
+    from rules_kb.ingest.decode import decode
 
     for name in ("1999-04-23.txt", "2024-09-20.txt"):
         edition = parse.edition(decode((shared_editions / name).read_bytes()).text)

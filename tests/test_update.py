@@ -25,9 +25,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from typer.testing import CliRunner, Result
 
-from rules_kb import fetch
 from rules_kb.cli import app
 from rules_kb.errors import BadOption, NetworkError, NoRulesLink
+from rules_kb.ingest import fetch
 from tests.conftest import SHARED, dump_database, run_cli
 
 BRO = SHARED / "2022-11-18.txt"  # UTF-16 BE, as Wizards published it

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rules_kb.cli.output import Screen
     from rules_kb.records import Answer, GlossaryRecord, RuleRecord, Shown
-    from rules_kb.search import Results
+    from rules_kb.search.engine import Results
 
 #: Whether long output may go through $PAGER (the global --no-pager turns it off).
 PAGING = {"on": True}
@@ -41,7 +41,7 @@ def show_rule(record: RuleRecord, form: Format, *, split: bool, term: str | None
             document["match"] = "rule"
         json_out(document)
     elif form is Format.markdown:
-        from rules_kb import markdown
+        from rules_kb.records import markdown
 
         print_markdown(markdown.rule_blocks(record), record.edition, split=split)
     else:
@@ -62,7 +62,7 @@ def show_entry(entry: GlossaryRecord, form: Format, *, split: bool) -> None:
 
         json_out(entry.as_json())
     elif form is Format.markdown:
-        from rules_kb import markdown
+        from rules_kb.records import markdown
 
         print_markdown(markdown.glossary_blocks(entry), entry.edition, split=split, what="Glossary")
     else:
@@ -109,7 +109,7 @@ def show_answer(found: Answer, form: Format, *, split: bool) -> None:
 
         json_out({"type": "answer", **found.as_json()})
     elif form is Format.markdown:
-        from rules_kb import markdown
+        from rules_kb.records import markdown
 
         print_markdown(markdown.answer_blocks(found), found.edition, split=split)
     else:
@@ -127,7 +127,7 @@ def show_results(found: Results, form: Format, *, split: bool) -> None:
 
         json_out(found.as_json())
     elif form is Format.markdown:
-        from rules_kb import markdown
+        from rules_kb.records import markdown
 
         print_markdown(markdown.search_blocks(found), found.filters.edition, split=split)
     else:
@@ -143,7 +143,7 @@ def print_markdown(
 ) -> None:
     """Markdown on stdout: one document, or messages of at most 2,000 characters separated
     by a line with three dashes."""
-    from rules_kb import markdown
+    from rules_kb.records import markdown
 
     if not split:
         sys.stdout.write(markdown.document(blocks, edition, what))

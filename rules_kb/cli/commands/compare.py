@@ -136,7 +136,7 @@ def changes(
         _write_json(found.as_json(), None)
         return
     if atom:
-        from rules_kb.feeds import atom as feed
+        from rules_kb.read.feeds import atom as feed
         from rules_kb.site.places import diff_page
 
         base = base_url.rstrip("/") + "/" if base_url else ""
@@ -213,8 +213,8 @@ def history(
 
         print_json(found.as_json())
     elif chosen is Format.markdown:
-        from rules_kb import markdown
         from rules_kb.cli.present import print_markdown
+        from rules_kb.records import markdown
 
         print_markdown(markdown.history_blocks(found), None, split=split)
     else:

@@ -12,7 +12,7 @@ from rules_kb.cli.base import DbOption, command, database_path
 @command
 def mcp(db: DbOption = None) -> None:
     """Serve the rules to AI assistants: a Model Context Protocol server over stdio."""
-    from rules_kb.mcp_start import serve
+    from rules_kb.mcp.start import serve
 
     serve(database_path(db))
 

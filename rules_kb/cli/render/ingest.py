@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules_kb.cli.output import Screen
-from rules_kb.outcomes import IngestOutcome, IngestResult
+from rules_kb.records.outcomes import IngestOutcome, IngestResult
 
 _STYLE = {"added": "added", "replaced": "changed", "unchanged": "dim", "failed": "error"}
 

@@ -1,6 +1,6 @@
 """Lineage: which record of one edition is which record of the next, stored at ingest.
 
-Every edition is aligned with the one before it in date order (`rules_kb.align`), for
+Every edition is aligned with the one before it in date order (`rules_kb.ingest.align`), for
 its rules and for its glossary, and the pairs are stored with what happened to each:
 
 - ``same``: same number (or term), same text and examples;
@@ -39,8 +39,8 @@ from functools import partial
 from operator import itemgetter
 from typing import Literal
 
-from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
-from rules_kb.readonly import texts
+from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
+from rules_kb.ingest.readonly import texts
 from rules_kb.typography import key
 
 Kind = Literal["rule", "glossary"]

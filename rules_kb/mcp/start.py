@@ -112,7 +112,7 @@ def serve(path: Path) -> None:
     sys.stdin = io.TextIOWrapper(io.BufferedReader(_Replay(first + rest, wire_in)), "utf-8")
     held = None if answer is None else answer["id"]
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_HoldBack(wire_out, held)), "utf-8")
-    from rules_kb.mcp_server import server
+    from rules_kb.mcp.server import server
 
     server(kb).run("stdio")
 

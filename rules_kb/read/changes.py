@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.diff import Change, Library, diff
+from rules_kb.read.diff import Change, Library, diff
 
 if TYPE_CHECKING:
-    from rules_kb.history import Lineage
+    from rules_kb.read.history import Lineage
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
-from rules_kb.models import glossary_names, normalise_number, sort_key
-from rules_kb.readonly import connect_read_only as connect_read_only
-from rules_kb.readonly import stored_copies as stored_copies
+from rules_kb.ingest.models import glossary_names, normalise_number, sort_key
+from rules_kb.ingest.readonly import connect_read_only as connect_read_only
+from rules_kb.ingest.readonly import stored_copies as stored_copies
 from rules_kb.records import (
     Anomaly,
     CheckReport,
@@ -112,7 +112,7 @@ class Reader:
 
     def _set_edition(self, value: str) -> str:
         """The stored edition the catalogue lists with this set code (or set name)."""
-        from rules_kb import catalogue  # only set codes pay for reading the catalogue
+        from rules_kb.ingest import catalogue  # only set codes pay for reading the catalogue
 
         known = catalogue.load()
         entry = known.by_code(value)
@@ -430,7 +430,7 @@ class Reader:
     def refs(self, number: str, edition: str, *, subtree: bool = False) -> References:
         """What a rule cites and what cites it, each with the raw reference and a snippet.
         With `subtree`, the references of its subrules count as its own."""
-        from rules_kb.refs import snippet
+        from rules_kb.ingest.refs import snippet
 
         wanted = normalise_number(number)
         if not wanted:
@@ -477,7 +477,7 @@ class Reader:
 
     def check(self, edition: str) -> CheckReport:
         """Dangling references and numbering anomalies of one edition."""
-        from rules_kb.refs import numbering_anomalies
+        from rules_kb.ingest.refs import numbering_anomalies
 
         edition_id = self.edition_id(edition)
         rows = self.conn.execute(
@@ -553,7 +553,7 @@ class Reader:
 
     def texts(self, ids: list[int]) -> dict[int, str]:
         """The stored texts with these ids (texts are deduplicated: equal id, equal text)."""
-        from rules_kb.readonly import texts
+        from rules_kb.ingest.readonly import texts
 
         return texts(self.conn, ids)
 

@@ -45,7 +45,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from rules_kb.models import glossary_names, is_title
+from rules_kb.ingest.models import glossary_names, is_title
 from rules_kb.typography import fold, key
 
 if TYPE_CHECKING:
@@ -467,7 +467,7 @@ def _assign(
     `pairs`) says which old and new parents correspond."""
     import numpy as np
 
-    from rules_kb.assignment import linear_sum_assignment
+    from rules_kb.ingest.assignment import linear_sum_assignment
 
     same_number, same_parent, same_letters = _context(
         old, new, group.old, group.new, pairs if parents is None else parents

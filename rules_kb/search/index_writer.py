@@ -2,8 +2,8 @@
 
 Whoosh's own ``add_document`` runs each field's analyzer, hands every posting to a
 generic pool that checks and sizes it one by one, and sorts all of them at the commit.
-rules-kb analyses its texts itself (``search_index.stems`` is the stemming analyzer's
-output, ``search_index.number_terms`` the number field's), so this writer takes each
+rules-kb analyses its texts itself (``index.stems`` is the stemming analyzer's
+output, ``index.number_terms`` the number field's), so this writer takes each
 indexed field as its terms in order and files the postings under their term as they
 come: the commit sorts the 11,000 terms, not the 449,000 postings.
 

@@ -2,7 +2,7 @@
 lineage from the edition in force when it was written to another one (today's).
 
 Citations with a lead word ("rule 702.19b", "rules 603.7d–f", "see 702.19", "section
-7") are found by the reference grammar (`rules_kb.refs`); the bare forms that articles
+7") are found by the reference grammar (`rules_kb.ingest.refs`); the bare forms that articles
 use are found here: "CR 702.19b", "§702.19b", "702.19(b)", "Comprehensive Rules
 702.19b" and a bare dotted number "702.19b". A bare number is a citation only where the
 words around it read as one: not an amount ("a price of 702.17 dollars", "$702.17"), a
@@ -26,8 +26,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from rules_kb.giving_up import checkpoint
-from rules_kb.history import Lineage
-from rules_kb.models import normalise_number
+from rules_kb.ingest.models import normalise_number
+from rules_kb.read.history import Lineage
 from rules_kb.records import Citation, CitationReport, CitationStatus, QuoteStatus
 
 #: A bare citation: an optional lead, a dotted number (three-digit chapter), and
@@ -98,7 +98,7 @@ class Found:
 
 def find(text: str) -> list[Found]:
     """Every cited number of a document, in order."""
-    from rules_kb import refs
+    from rules_kb.ingest import refs
 
     found: list[Found] = []
     taken: list[tuple[int, int]] = []
@@ -297,7 +297,7 @@ def _follow(lineage: Lineage, item: Found, line: int, column: int, as_of: str, t
 def _between(lineage: Lineage, found: list[Found], edition: str) -> list[Found]:
     """The cited numbers with each range's numbers in between put in after its start
     (the numbers of the edition, of the kind its ends are, in document order)."""
-    from rules_kb.models import sort_key
+    from rules_kb.ingest.models import sort_key
 
     if not any(item.ends_range for item in found):
         return found

@@ -14,7 +14,7 @@ What a client can rely on:
 - Calls run side by side, each on its own connection (SQLite reads need no lock), and a
   call that passes DEADLINE seconds, or that the client cancels, is answered at once; its
   worker stops at its next step through the database rather than running to its end.
-- `initialize` is answered before this module is imported (see `rules_kb.mcp_start`).
+- `initialize` is answered before this module is imported (see `rules_kb.mcp.start`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pydantic import Field, ValidationError
 
 from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
-from rules_kb.mcp_start import INSTRUCTIONS, MAX_ANSWER, NAME
+from rules_kb.mcp.start import INSTRUCTIONS, MAX_ANSWER, NAME
 from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
@@ -237,7 +237,7 @@ def definition_text(record: GlossaryRecord | RuleRecord) -> str:
 
 def found_text(kb: KnowledgeBase, query: str, edition: str, limit: int) -> str:
     """A question's answer (see :func:`answer_text`), else the search's hits."""
-    from rules_kb.search import read_query
+    from rules_kb.search.engine import read_query
 
     if read_query(query)[1]:
         return answer_text(kb.answer(query, edition, limit=min(limit, MAX_ANSWERS)))

@@ -1,8 +1,8 @@
 """What changed between two editions: changes with word diffs, and replaced phrases.
 
 Which old rule became which new one comes from the lineage stored at ingest when the
-two editions are neighbours (`rules_kb.lineage`), and from aligning them directly
-otherwise (`rules_kb.align`); this module turns either into changes.
+two editions are neighbours (`rules_kb.ingest.lineage`), and from aligning them directly
+otherwise (`rules_kb.ingest.align`); this module turns either into changes.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from rules_kb.align import RULE_REFERENCE, Alignment, Item, align
-from rules_kb.models import normalise_number
+from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
+from rules_kb.ingest.models import normalise_number
 from rules_kb.typography import same_wording
 from rules_kb.worddiff import WordOp, word_diffs
 
 if TYPE_CHECKING:
-    from rules_kb.query import Reader
+    from rules_kb.read.query import Reader
 
 ChangeType = Literal["added", "removed", "changed", "moved", "typography", "split", "merged"]
 
@@ -216,7 +216,7 @@ class Library:
 
     def stored(self, old: str, new: str, *, glossary: bool = False) -> Alignment | None:
         """The alignment stored at ingest, when `old` is the edition `new` was aligned with."""
-        from rules_kb.lineage import stored_alignment
+        from rules_kb.ingest.lineage import stored_alignment
 
         return stored_alignment(
             self.reader.conn,

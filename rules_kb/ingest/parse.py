@@ -31,8 +31,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import GrammarRejected, NotAnEdition
-from rules_kb.lalr import Automaton
-from rules_kb.models import Edition, GlossaryEntry, Rule, RuleKind
+from rules_kb.ingest.lalr import Automaton
+from rules_kb.ingest.models import Edition, GlossaryEntry, Rule, RuleKind
 
 if TYPE_CHECKING:
     from lark import Token

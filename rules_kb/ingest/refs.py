@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from rules_kb.models import Edition, glossary_names
-from rules_kb.models import sort_key as _sort_key
+from rules_kb.ingest.models import Edition, glossary_names
+from rules_kb.ingest.models import sort_key as _sort_key
 
 #: Rule numbers recur in every edition: their order keys are computed once.
 sort_key = lru_cache(maxsize=65536)(_sort_key)

@@ -6,9 +6,9 @@ import hashlib
 
 from sqlite_utils import Database
 
-from rules_kb import decode, parse, store
 from rules_kb.errors import EditionExists
-from rules_kb.models import Edition
+from rules_kb.ingest import decode, parse, store
+from rules_kb.ingest.models import Edition
 
 
 def read_edition(data: bytes) -> tuple[Edition, decode.Decoded]:

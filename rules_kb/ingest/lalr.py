@@ -4,7 +4,7 @@ a recogniser over the kinds of logical lines.
 What it relies on, and why. `grammar()` is grammars/cr.lark compiled by Lark's public
 API (an LALR parser with a custom lexer that hands over tokens made elsewhere). Parsing
 an edition through it costs 95 to 138 ms; nesting the same lines by hand costs about 3
-ms. So `rules_kb.parse.Nester` nests the lines itself and asks `Automaton`, at each
+ms. So `rules_kb.ingest.parse.Nester` nests the lines itself and asks `Automaton`, at each
 line, whether the grammar allows that line where it stands. `Automaton` runs Lark's own
 parse table, which Lark keeps at `Lark.parser.parser.parser.parse_table` (states, with
 `lark.parsers.lalr_analysis.Shift` marking shifts): neither is public API. The version

@@ -43,8 +43,8 @@ from rules_kb.errors import (
 if TYPE_CHECKING:
     import httpx
 
-    from rules_kb.decode import Decoded
-    from rules_kb.models import Edition
+    from rules_kb.ingest.decode import Decoded
+    from rules_kb.ingest.models import Edition
 
 #: The official rules page, which links the current edition.
 DEFAULT_PAGE = "https://magic.wizards.com/en/rules"
@@ -276,7 +276,7 @@ def read(download: Download) -> tuple[Edition, Decoded]:
     `ingest` keeps damaged copies from archives with a warning because they may be
     the only copy; an official download that stops early is a failed download.
     """
-    from rules_kb import pipeline
+    from rules_kb.ingest import pipeline
 
     try:
         edition, decoded = pipeline.read_edition(download.data)

@@ -1,8 +1,5 @@
-"""What the public API returns: frozen records with the SPEC's JSON shape.
-
-Every face (the command line, the MCP server, the web edition) reads these and only
-these; `as_json()` is the document that `--json` prints.
-"""
+"""The records of lookups, references, `where`, citations and answers (re-exported by
+`rules_kb.records`)."""
 
 from __future__ import annotations
 
@@ -10,9 +7,35 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rules_kb.outcomes import IngestOutcome as IngestOutcome
-from rules_kb.outcomes import IngestResult as IngestResult
-from rules_kb.outcomes import IngestStatus as IngestStatus
+__all__ = [
+    "STALE",
+    "STALE_QUOTES",
+    "Anomaly",
+    "Answer",
+    "Answered",
+    "CheckReport",
+    "Citation",
+    "CitationReport",
+    "CitationStatus",
+    "Contents",
+    "Dangling",
+    "Edge",
+    "EditionRecord",
+    "GlossaryRecord",
+    "InForce",
+    "Link",
+    "QuoteStatus",
+    "Redirect",
+    "References",
+    "RuleKind",
+    "RuleRecord",
+    "SetRelease",
+    "Shown",
+    "Step",
+    "Target",
+    "Where",
+    "WhereStatus",
+]
 
 RuleKind = Literal["section", "chapter", "rule", "subrule"]
 

@@ -1,6 +1,6 @@
 """History, `where` and old-number redirects: questions answered from the stored lineage.
 
-Each follows one line of descent (`rules_kb.lineage.Lines`), one edition at a time,
+Each follows one line of descent (`rules_kb.ingest.lineage.Lines`), one edition at a time,
 through indexed lookups: no edition is read whole and nothing is aligned here.
 """
 
@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
-from rules_kb.lineage import Forest, Kind, Lines, Node, TextCache, forest
-from rules_kb.models import sort_key
-from rules_kb.query import Reader, find_term
+from rules_kb.ingest.lineage import Forest, Kind, Lines, Node, TextCache, forest
+from rules_kb.ingest.models import sort_key
+from rules_kb.read.query import Reader, find_term
 from rules_kb.records import Redirect, Step, Where
 from rules_kb.typography import key as wording
 
@@ -628,7 +628,7 @@ def _title(text: str, words: int = 6) -> str:
 def find_history(lineage: Lineage, query: str, edition: str, *, subrules: bool = False) -> History:
     """The history of a rule number or glossary term as of an edition: the record with
     that number in the edition (else in the latest earlier edition that has it)."""
-    from rules_kb.models import is_number, normalise_number
+    from rules_kb.ingest.models import is_number, normalise_number
 
     reader = lineage.reader
     dates = [day for day in reader.dates() if day <= edition]

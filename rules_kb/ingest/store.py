@@ -3,7 +3,7 @@
 Every edition lives in one database. Texts are stored once in `texts`; the
 rows of `rules`, `examples` and `glossary` point at them, so 134 editions
 with ~270,000 rule rows hold only ~13,000 distinct texts. Reading is done by
-`rules_kb.query` with the standard library's sqlite3, which starts faster.
+`rules_kb.read.query` with the standard library's sqlite3, which starts faster.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
-from rules_kb import lineage, schema
 from rules_kb.errors import EditionExists
-from rules_kb.models import Edition, Rule
+from rules_kb.ingest import lineage, schema
+from rules_kb.ingest.models import Edition, Rule
+from rules_kb.ingest.readonly import rows_in
 from rules_kb.progress import Progress, silent
-from rules_kb.readonly import rows_in
 from rules_kb.records import IngestResult as IngestResult
 from rules_kb.records import IngestStatus
 from rules_kb.typography import same_wording
 
 if TYPE_CHECKING:
-    from rules_kb.refs import SourceKind
+    from rules_kb.ingest.refs import SourceKind
 
 Migration = Callable[[Database, Progress], None]
 MIGRATIONS: list[Migration] = []
@@ -125,7 +125,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.lineage`). Editions stored before this migration are aligned by m008."""
+    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m008."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -275,7 +275,9 @@ def _realign(db: Database, progress: Progress) -> None:
 # Further migrations go here, numbered in order (m009_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
-assert SCHEMA_VERSION == schema.VERSION, "rules_kb.schema.VERSION is the number of migrations"
+assert SCHEMA_VERSION == schema.VERSION, (
+    "rules_kb.ingest.schema.VERSION is the number of migrations"
+)
 
 
 #: How long a writer waits for another writer's transaction to end (milliseconds).
@@ -410,7 +412,7 @@ def ingest(
 def stored_copy(db: Database, sha256: str) -> IngestResult | None:
     """What an ingest of a file with this digest would find: the edition stored from the
     same bytes, if any (a re-ingest of unchanged files then skips decoding them)."""
-    from rules_kb.readonly import stored_copies
+    from rules_kb.ingest.readonly import stored_copies
 
     return stored_copies(db.conn, sha256).get(sha256)
 
@@ -591,7 +593,7 @@ _Sources = tuple[list[tuple["SourceKind", str, str]], list[int], list[str], list
 def _edition_sources(db: Database, edition: Edition) -> _Sources:
     """The citing texts of a parsed edition as (kind, key, text) (`refs.edition_texts`),
     their text ids, its numbers and terms."""
-    from rules_kb.refs import edition_texts
+    from rules_kb.ingest.refs import edition_texts
 
     sources = list(edition_texts(edition))
     text_ids = _text_ids(db, [text for _kind, _key, text in sources])
@@ -628,7 +630,7 @@ def _stored_sources(db: Database, edition_id: int) -> _Sources:
 
 def _insert_references(db: Database, edition_id: int, found: _Sources) -> None:
     """Store an edition's references, resolved against that edition, as rows of `refs`."""
-    from rules_kb.refs import plain_rows
+    from rules_kb.ingest.refs import plain_rows
 
     sources, text_ids, numbers, terms = found
     db.conn.executemany(

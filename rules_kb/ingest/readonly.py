@@ -1,5 +1,5 @@
 """Read-only access to a database file, and what is stored of each edition's bytes:
-all an ingest with nothing to do reads, without the query layer (`rules_kb.query`)."""
+all an ingest with nothing to do reads, without the query layer (`rules_kb.read.query`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from rules_kb.outcomes import IngestResult
+from rules_kb.records.outcomes import IngestResult
 
 #: How long a lookup waits for a writer's lock before it gives up (milliseconds).
 BUSY_TIMEOUT_MS = 30_000

@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import SearchIndexError
-from rules_kb.index_writer import analysed_writer
-from rules_kb.readonly import rows_in
-from rules_kb.readonly import texts as read_texts
+from rules_kb.ingest.readonly import rows_in
+from rules_kb.ingest.readonly import texts as read_texts
+from rules_kb.search.index_writer import analysed_writer
 from rules_kb.typography import plain
 
 # whoosh3's annotations are partial: its objects are typed loosely here.
@@ -61,8 +61,9 @@ STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"
 FILTERS_FILE = "filters"
 FORMAT_FILE = "format"
-#: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions.
-INDEX_FORMAT = "3"
+#: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions;
+#: 4: the schema's field types pickled under this module's name (it moved into a folder).
+INDEX_FORMAT = "4"
 #: Query-time boosts of the fields (also their index-time field boosts).
 FIELD_BOOSTS = {"number": 6.0, "term": 2.0, "text": 1.0}
 HEADINGS = {"section", "chapter", "rule"}

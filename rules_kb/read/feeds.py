@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Sequence
 from xml.etree import ElementTree as ET
 
-from rules_kb.changes import EditionChanges
 from rules_kb.controls import visible
-from rules_kb.diff import Change
+from rules_kb.read.changes import EditionChanges
+from rules_kb.read.diff import Change
 
 ATOM = "http://www.w3.org/2005/Atom"
 #: The tag URI authority of every id (RFC 4151): stable, and no host is needed.

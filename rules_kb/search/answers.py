@@ -1,4 +1,4 @@
-"""Answer-first ranking of a question's candidates (see :mod:`rules_kb.questions`).
+"""Answer-first ranking of a question's candidates (see :mod:`rules_kb.search.questions`).
 
 The search index finds the texts that share words with a question; this module decides
 which of them answers it. A question is a few concepts ("deathtouch", "trample"), each
@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from rules_kb.models import TITLE_LENGTH, glossary_names, is_title
-from rules_kb.questions import (
+from rules_kb.ingest.models import TITLE_LENGTH, glossary_names, is_title
+from rules_kb.search.questions import (
     QUESTION_WORDS,
     Entry,
     Lexicon,

@@ -4,7 +4,7 @@ Datasette is an optional extra (`pip install 'rules-kb[serve]'`); this module on
 prepares what it is given: the database opened immutable (nobody writes it while it
 is served), bound to 127.0.0.1 unless another host is asked for (arbitrary SQL is then
 off unless allowed), Datasette's time and row limits, the guard plugin of
-`rules_kb/serve_plugins/` (no costly functions, clean refusals), and a metadata file
+`rules_kb/serve/plugins/` (no costly functions, clean refusals), and a metadata file
 describing every table, view and column.
 """
 
@@ -46,7 +46,7 @@ def command(
     user cache directory (one file per database name, rewritten each time).
 
     Arbitrary SQL is allowed on a loopback address and refused on any other unless
-    `allow_sql`; the guard plugin (rules_kb/serve_plugins) is always loaded."""
+    `allow_sql`; the guard plugin (rules_kb/serve/plugins) is always loaded."""
     if importlib.util.find_spec("datasette") is None:
         raise ServeUnavailable(
             "serve needs Datasette, the optional extra: pip install 'rules-kb[serve]'"
@@ -60,7 +60,7 @@ def command(
     described = folder / f"datasette-{database.stem}.json"
     described.write_text(json.dumps(metadata(database), ensure_ascii=False), encoding="utf-8")
     sql = allow_sql if allow_sql is not None else host in LOOPBACK or host.startswith("127.")
-    plugins = Path(__file__).resolve().parent / "serve_plugins"
+    plugins = Path(__file__).resolve().parent / "plugins"
     return [
         sys.executable, "-m", "datasette", "serve", "--immutable", str(database),
         "--metadata", str(described), "--host", host, "--port", str(port),

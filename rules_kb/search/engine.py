@@ -1,4 +1,4 @@
-"""Full-text search over the Whoosh index (see :mod:`rules_kb.search_index`).
+"""Full-text search over the Whoosh index (see :mod:`rules_kb.search.index`).
 
 Queries are Whoosh's from end to end: parsed by ``whoosh.qparser`` (a MultifieldParser
 over rule numbers, terms and text with their field boosts; words, "phrases",
@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 import os
+import pickle
 import re
 import sqlite3
 import threading
@@ -40,13 +41,12 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
-from rules_kb.models import is_title
-from rules_kb.questions import is_question, is_syntax, plain_text
-from rules_kb.readonly import texts as read_texts
-from rules_kb.search_index import (
+from rules_kb.ingest.models import is_title
+from rules_kb.ingest.readonly import texts as read_texts
+from rules_kb.search.index import (
     EDITIONS_FILE as EDITIONS_FILE,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     FIELD_BOOSTS,
     TOKEN,
     Reader,
@@ -60,51 +60,52 @@ from rules_kb.search_index import (
     stem,
     whoosh_module,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     FORMAT_FILE as FORMAT_FILE,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     ORPHAN_SECONDS as ORPHAN_SECONDS,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     STAMP_FILE as STAMP_FILE,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     Document as Document,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     Kind as Kind,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     UpdateReport as UpdateReport,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     build as build,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     clean_staging as clean_staging,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     content_stamp as content_stamp,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     document_sources as document_sources,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     documents as documents,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     ensure_index as ensure_index,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     index_dir as index_dir,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     is_fresh as is_fresh,
 )
-from rules_kb.search_index import (
+from rules_kb.search.index import (
     stems as stems,
 )
+from rules_kb.search.questions import is_question, is_syntax, plain_text
 from rules_kb.typography import fold
 
 Match = Literal["all", "most", "any", "question"]
@@ -264,7 +265,8 @@ class Engine:
             weighting = scoring.BM25F(B=BM25_B, K1=BM25_K1)
             reader = self.ix.reader()
             self.searcher: Any = _searcher()(reader, fromindex=self.ix, weighting=weighting)
-        except (OSError, index.EmptyIndexError) as error:
+        except (OSError, index.EmptyIndexError, pickle.UnpicklingError, ImportError) as error:
+            # An unreadable table of contents, or a schema naming types that are gone.
             raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
         self.reader: Reader = self.searcher.reader()
         self.lock = threading.Lock()
@@ -337,8 +339,8 @@ class Engine:
         self, conn: sqlite3.Connection, text: str, filters: Filters, *, limit: int = 10
     ) -> Results:
         """Answer a plain-language question from one edition: the index finds the texts that
-        share its words and concepts, and :mod:`rules_kb.answers` ranks them answer first."""
-        from rules_kb import answers
+        share its words and concepts, and :mod:`rules_kb.search.answers` ranks them answer first."""
+        from rules_kb.search import answers
 
         edition = filters.edition
         assert edition is not None  # (questions are asked of one edition)
@@ -378,9 +380,9 @@ class Engine:
             return Results(text, filters, len(ranked), hits, None, "question", recognition)
 
     def book(self, conn: sqlite3.Connection, edition: str) -> Any:
-        """An edition's rules tree and names (see :func:`rules_kb.answers.read_book`), read
+        """An edition's rules tree and names (see :func:`rules_kb.search.answers.read_book`), read
         once per engine."""
-        from rules_kb import answers
+        from rules_kb.search import answers
 
         found = self._books.get(edition)
         if found is None:
@@ -415,7 +417,7 @@ class Engine:
 
         Only the postings' document numbers are read: answers.Relevance scores the
         candidates over all of the question's words."""
-        from rules_kb import answers
+        from rules_kb.search import answers
 
         words: dict[str, float] = {}
         for part, weight, share in answers.asked_stems(asked):
@@ -1010,7 +1012,7 @@ def _ranked(
     rules the question's concepts govern with their subrules, and the subrules of the
     headings found: a heading stands for its best subrule. Each is scored by BM25 over
     all of the question's words (the index was asked for the rarer ones only)."""
-    from rules_kb import answers
+    from rules_kb.search import answers
 
     nodes = book.nodes
     rules: set[str] = set()
@@ -1085,7 +1087,7 @@ def _ranked(
 def _varied(ranked: list[tuple[Any, Kind, int]]) -> list[tuple[Any, Kind, int]]:
     """The ranking with at most two subrules of one rule before every other rule has had
     its turn: an answer is more often one of several rules than the fifth of one."""
-    from rules_kb import answers
+    from rules_kb.search import answers
 
     first: list[tuple[Any, Kind, int]] = []
     later: list[tuple[Any, Kind, int]] = []
@@ -1119,7 +1121,7 @@ HEADINGS_KINDS = frozenset({"section", "chapter", "rule"})
 
 def _with_subtree(nodes: dict[str, Any], number: str, into: set[str]) -> None:
     """Add a rule and its subrules (up to answers.SUBTREE of them) to the candidates."""
-    from rules_kb import answers
+    from rules_kb.search import answers
 
     if number not in nodes:
         return

@@ -1,0 +1,1 @@
+"""`rules-kb mcp`: the knowledge base as a Model Context Protocol server."""
