@@ -7,6 +7,7 @@ on stderr); 2 usage error, as Typer reports it; 3 `cite --check` found stale cit
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
-from rules_kb.cli.failures import CAUGHT, VERBOSE, report
+from rules_kb.cli.failures import CAUGHT, report
 from rules_kb.cli.failures import Exit as Exit
-from rules_kb.cli.present import PAGING
 from rules_kb.cli.present import Format as Format
+from rules_kb.cli.settings import Settings
 
 if TYPE_CHECKING:
     from rules_kb.api import KnowledgeBase
@@ -79,25 +80,40 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def command(function: Callable[P, R]) -> Callable[P, R]:
-    """Register a command whose failures end as one stderr line and an exit code."""
+def command(function: Callable[..., R]) -> Callable[..., R]:
+    """Register a command whose failures end as one stderr line and an exit code.
+
+    A command that declares a keyword-only `settings: Settings` is given the global
+    options of its command line (`--db`, `--no-pager`, `--verbose`), which Typer's
+    callback leaves in the root context; Typer sees the context parameter in its place."""
+    signature = inspect.signature(function, eval_str=True)
+    wants = "settings" in signature.parameters
+    shown = [p for p in signature.parameters.values() if p.name != "settings"]
+    shown.append(
+        inspect.Parameter("typer_context", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)
+    )
 
     @functools.wraps(function)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+    def wrapper(*args: Any, typer_context: typer.Context, **kwargs: Any) -> R:
+        given = typer_context.find_root().obj
+        chosen = given if isinstance(given, Settings) else Settings()
         try:
-            return function(*args, **kwargs)
+            return function(*args, **kwargs, **({"settings": chosen} if wants else {}))
         except CAUGHT as failure:
-            raise typer.Exit(report(failure)) from None
+            raise typer.Exit(report(failure, verbose=chosen.verbose)) from None
 
+    wrapper.__signature__ = signature.replace(parameters=shown)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {
+        **{p.name: p.annotation for p in shown},
+        "return": signature.return_annotation,
+    }
     app.command()(wrapper)
-    return wrapper
-
-
-_GLOBAL: dict[str, object] = {}
+    return function
 
 
 @app.callback()
 def _global_options(
+    context: typer.Context,
     db: DbOption = None,
     no_pager: Annotated[
         bool, typer.Option("--no-pager", help="Never page long output through $PAGER.")
@@ -113,38 +129,33 @@ def _global_options(
     ] = False,
 ) -> None:
     """Look up, search and compare every edition of the Comprehensive Rules."""
-    _GLOBAL.clear()
-    if db is not None:
-        _GLOBAL["db"] = db
-    _GLOBAL["no_pager"] = no_pager
-    PAGING["on"] = not no_pager
-    _GLOBAL["verbose"] = verbose
-    VERBOSE["on"] = verbose
+    context.obj = Settings(db=db, pager=not no_pager, verbose=verbose)
 
 
-def database_path(option: Path | None) -> Path:
+def database_path(option: Path | None, settings: Settings) -> Path:
     """The database file: --db (after or before the command), else $RULES_KB_DB, else user data."""
     from rules_kb.cli.opening import database_file
 
-    chosen = option if option is not None else _GLOBAL.get("db")
-    return database_file(chosen if isinstance(chosen, Path) else None)
+    return database_file(option if option is not None else settings.db)
 
 
-def knowledge_base(db: Path | None, *, quiet: bool = False) -> KnowledgeBase:
+def knowledge_base(db: Path | None, settings: Settings, *, quiet: bool = False) -> KnowledgeBase:
     """The knowledge base the command works on, with progress bars on a terminal."""
     from rules_kb.cli.opening import opened
 
-    return opened(database_path(db), quiet=quiet)
+    return opened(database_path(db, settings), quiet=quiet)
 
 
-def screen() -> Screen:
+def screen(settings: Settings) -> Screen:
     """The output of a command (paged unless --no-pager)."""
     from rules_kb.cli.present import screen as made
 
-    return made()
+    return made(settings)
 
 
-def answer(found: Any, json_out: bool, draw: Callable[[Screen, Any], None]) -> None:
+def answer(
+    settings: Settings, found: Any, json_out: bool, draw: Callable[[Screen, Any], None]
+) -> None:
     """Print what a command found: its JSON (`as_json()`, or each record's for a list)
     with --json, else drawn on the (paged) screen by `draw`."""
     if json_out:
@@ -153,7 +164,7 @@ def answer(found: Any, json_out: bool, draw: Callable[[Screen, Any], None]) -> N
         shown = [item.as_json() for item in found] if isinstance(found, list) else found.as_json()
         print_json(shown)
         return
-    out = screen()
+    out = screen(settings)
     draw(out, found)
     out.flush()
 

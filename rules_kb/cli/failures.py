@@ -11,9 +11,6 @@ import sys
 
 from rules_kb.errors import RulesKbError
 
-#: Whether --verbose asked for the details of a failure (a parse error's context).
-VERBOSE = {"on": False}
-
 
 class Exit(Exception):
     """Raised inside commands to end with a message and an exit code."""
@@ -27,14 +24,15 @@ class Exit(Exception):
 CAUGHT = (RulesKbError, Exit, OSError, sqlite3.Error, RecursionError, MemoryError)
 
 
-def report(failure: BaseException) -> int:
-    """Print a failure's one line (and with --verbose its details); its exit code."""
+def report(failure: BaseException, *, verbose: bool = False) -> int:
+    """Print a failure's one line (and, `verbose`, its details: a parse error's context);
+    its exit code."""
     from rules_kb.cli.output import error
 
     if isinstance(failure, RulesKbError | Exit):
         error(str(failure))
         details = getattr(failure, "details", None)
-        if details and VERBOSE["on"]:
+        if details and verbose:
             from rules_kb.controls import visible
 
             sys.stderr.write(visible(str(details)).rstrip() + "\n")

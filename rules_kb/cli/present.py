@@ -9,11 +9,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rules_kb.cli.output import Screen
+    from rules_kb.cli.settings import Settings
     from rules_kb.records import Answer, GlossaryRecord, RuleRecord, Shown
     from rules_kb.search.engine import Results
-
-#: Whether long output may go through $PAGER (the global --no-pager turns it off).
-PAGING = {"on": True}
 
 
 class Format(StrEnum):
@@ -24,14 +22,16 @@ class Format(StrEnum):
     markdown = "markdown"
 
 
-def screen() -> Screen:
+def screen(settings: Settings) -> Screen:
     """The output of a command (paged unless --no-pager)."""
     from rules_kb.cli.output import Screen
 
-    return Screen(pager=PAGING["on"])
+    return Screen(pager=settings.pager)
 
 
-def show_rule(record: RuleRecord, form: Format, *, split: bool, term: str | None = None) -> None:
+def show_rule(
+    record: RuleRecord, form: Format, settings: Settings, *, split: bool, term: str | None = None
+) -> None:
     """A rule in the chosen format (`term`: the glossary lacked it, this rule answers)."""
     if form is Format.json:
         from rules_kb.cli.output import json_out
@@ -47,7 +47,7 @@ def show_rule(record: RuleRecord, form: Format, *, split: bool, term: str | None
     else:
         from rules_kb.cli.render import lookup as render
 
-        out = screen()
+        out = screen(settings)
         if term is not None:
             render.heading_rule(out, term, record)
         else:
@@ -55,7 +55,7 @@ def show_rule(record: RuleRecord, form: Format, *, split: bool, term: str | None
         out.flush()
 
 
-def show_entry(entry: GlossaryRecord, form: Format, *, split: bool) -> None:
+def show_entry(entry: GlossaryRecord, form: Format, settings: Settings, *, split: bool) -> None:
     """A glossary entry in the chosen format."""
     if form is Format.json:
         from rules_kb.cli.output import json_out
@@ -68,24 +68,24 @@ def show_entry(entry: GlossaryRecord, form: Format, *, split: bool) -> None:
     else:
         from rules_kb.cli.render import lookup as render
 
-        out = screen()
+        out = screen(settings)
         render.definition(out, entry)
         out.flush()
 
 
 def show_definition(
-    found: GlossaryRecord | RuleRecord, term: str, form: Format, *, split: bool
+    found: GlossaryRecord | RuleRecord, term: str, form: Format, settings: Settings, *, split: bool
 ) -> None:
     """What `define` found: the entry, or the rule a keyword names."""
     from rules_kb.records import RuleRecord
 
     if isinstance(found, RuleRecord):
-        show_rule(found, form, split=split, term=term)
+        show_rule(found, form, settings, split=split, term=term)
     else:
-        show_entry(found, form, split=split)
+        show_entry(found, form, settings, split=split)
 
 
-def show_found(found: Shown, form: Format, *, split: bool) -> None:
+def show_found(found: Shown, form: Format, settings: Settings, *, split: bool) -> None:
     """What `show` found (a rule, a glossary entry, an answer or search results) in the
     chosen format."""
     if form is Format.json:
@@ -93,16 +93,16 @@ def show_found(found: Shown, form: Format, *, split: bool) -> None:
 
         json_out(found.as_json())
     elif found.type == "rule":
-        show_rule(found.value, form, split=split)
+        show_rule(found.value, form, settings, split=split)
     elif found.type == "glossary":
-        show_entry(found.value, form, split=split)
+        show_entry(found.value, form, settings, split=split)
     elif found.type == "answer":
-        show_answer(found.value, form, split=split)
+        show_answer(found.value, form, settings, split=split)
     else:
-        show_results(found.value, form, split=split)
+        show_results(found.value, form, settings, split=split)
 
 
-def show_answer(found: Answer, form: Format, *, split: bool) -> None:
+def show_answer(found: Answer, form: Format, settings: Settings, *, split: bool) -> None:
     """The answer to a question in the chosen format."""
     if form is Format.json:
         from rules_kb.cli.output import json_out
@@ -115,12 +115,12 @@ def show_answer(found: Answer, form: Format, *, split: bool) -> None:
     else:
         from rules_kb.cli.render import search as render
 
-        out = screen()
+        out = screen(settings)
         render.answer(out, found)
         out.flush()
 
 
-def show_results(found: Results, form: Format, *, split: bool) -> None:
+def show_results(found: Results, form: Format, settings: Settings, *, split: bool) -> None:
     """Search results in the chosen format."""
     if form is Format.json:
         from rules_kb.cli.output import json_out
@@ -133,7 +133,7 @@ def show_results(found: Results, form: Format, *, split: bool) -> None:
     else:
         from rules_kb.cli.render import search as render
 
-        out = screen()
+        out = screen(settings)
         render.results(out, found)
         out.flush()
 

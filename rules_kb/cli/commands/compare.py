@@ -22,6 +22,7 @@ from rules_kb.cli.base import (
     knowledge_base,
     screen,
 )
+from rules_kb.cli.settings import Settings
 from rules_kb.controls import visible
 
 TypographyOption = Annotated[
@@ -70,6 +71,8 @@ def diff(
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show what changed between two editions, word by word."""
     from rules_kb.cli.render import diff as render
@@ -77,7 +80,7 @@ def diff(
     if json_out and output_format not in (None, DiffFormat.json):
         raise Exit("--json and --format html do not go together", code=2)
     form = DiffFormat.json if json_out else output_format or DiffFormat.text
-    kb = knowledge_base(db)
+    kb = knowledge_base(db, settings)
     result = kb.diff(old, new, rule=rule)
     if terms:
         found = result.term_changes()
@@ -85,7 +88,7 @@ def diff(
             document = {"old": result.old, "new": result.new, "terms": [t.as_json() for t in found]}
             _write_json(document, output)
             return
-        out = screen()
+        out = screen(settings)
         render.terms(out, result, found)
         _write_screen(out, output)
     elif form is DiffFormat.json:
@@ -93,7 +96,7 @@ def diff(
     elif form is DiffFormat.html:
         _write_text(render.render_html(result, typography=typography), output)
     else:
-        out = screen()
+        out = screen(settings)
         render.edition_diff(out, result, typography=typography)
         _write_screen(out, output)
 
@@ -125,13 +128,17 @@ def changes(
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """List the real changes of every edition since a date, typography apart."""
     from rules_kb.cli.render import diff as render
 
     if json_out and atom:
         raise Exit("--json and --atom do not go together", code=2)
-    found = knowledge_base(db).changes(since, until, chapter=chapter, rule=rule, term=term)
+    found = knowledge_base(db, settings).changes(
+        since, until, chapter=chapter, rule=rule, term=term
+    )
     if json_out:
         _write_json(found.as_json(), None)
         return
@@ -150,7 +157,7 @@ def changes(
             None,
         )  # fmt: skip
         return
-    out = screen()
+    out = screen(settings)
     render.changes(out, found)
     _write_screen(out, None)
 
@@ -202,11 +209,13 @@ def history(
     split: SplitOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show how a rule or glossary entry read in every edition, following renumbering."""
     from rules_kb.cli.render import diff as render
 
-    found = knowledge_base(db).history(query, edition, subrules=subrules)
+    found = knowledge_base(db, settings).history(query, edition, subrules=subrules)
     chosen = chosen_format(form, json_out)
     if chosen is Format.json:
         from rules_kb.cli.output import json_out as print_json
@@ -218,7 +227,7 @@ def history(
 
         print_markdown(markdown.history_blocks(found), None, split=split)
     else:
-        out = screen()
+        out = screen(settings)
         render.history(out, found, typography=typography)
         out.flush()
 
@@ -232,11 +241,15 @@ def where(
     ] = "latest",
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show the same rule's number in another edition, with each renumbering step."""
     from rules_kb.cli.render import lineage as render
 
-    answer(knowledge_base(db).where(number, edition, to), json_out, render.where)
+    answer(
+        settings, knowledge_base(db, settings).where(number, edition, to), json_out, render.where
+    )
 
 
 @command
@@ -269,13 +282,15 @@ def cite(
     ] = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Check the CR citations of a text written on --as-of against today's rules."""
     from rules_kb.cli.render import lineage as render
 
     if output is not None and (not fix or len(files) != 1):
         raise Exit("--output writes the fixed text of one file: use it with --fix", code=2)
-    kb = knowledge_base(db)
+    kb = knowledge_base(db, settings)
     reports = []
     for file in files:
         text, encoding = _read_document(file)
@@ -297,7 +312,7 @@ def cite(
         documents = [{"file": str(file), **report.as_json()} for file, report, _ in reports]
         print_json(documents[0] if len(documents) == 1 else documents)
     else:
-        out = screen()
+        out = screen(settings)
         for file, report, _ in reports:
             render.citations(out, file.name, report, words=words)
         out.flush()

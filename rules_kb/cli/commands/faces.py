@@ -7,14 +7,15 @@ from typing import Annotated
 import typer
 
 from rules_kb.cli.base import DbOption, command, database_path
+from rules_kb.cli.settings import Settings
 
 
 @command
-def mcp(db: DbOption = None) -> None:
+def mcp(db: DbOption = None, *, settings: Settings) -> None:
     """Serve the rules to AI assistants: a Model Context Protocol server over stdio."""
     from rules_kb.mcp.start import serve
 
-    serve(database_path(db))
+    serve(database_path(db, settings))
 
 
 @command
@@ -30,6 +31,8 @@ def serve(
         ),
     ] = False,
     db: DbOption = None,
+    *,
+    settings: Settings,
 ) -> None:
     """Explore the database in Datasette, read-only (optional extra: rules-kb[serve])."""
     import os
@@ -38,9 +41,9 @@ def serve(
 
     from rules_kb.serve import command as datasette
 
-    argv = datasette(database_path(db), host=host, port=port, allow_sql=allow_sql or None)
+    argv = datasette(database_path(db, settings), host=host, port=port, allow_sql=allow_sql or None)
     sys.stderr.write(
-        f"rules-kb: serving {database_path(db)} on http://{host}:{port}/ (Ctrl-C stops)\n"
+        f"rules-kb: serving {database_path(db, settings)} on http://{host}:{port}/ (Ctrl-C stops)\n"
     )
     sys.stderr.flush()
     if hasattr(os, "execv"):

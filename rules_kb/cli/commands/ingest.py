@@ -16,6 +16,7 @@ from rules_kb.cli.base import (
     fewer_collections,
     knowledge_base,
 )
+from rules_kb.cli.settings import Settings
 
 
 @command
@@ -44,6 +45,8 @@ def ingest(
         typer.Option("--no-index", help="Do not build the search index (the next search will)."),
     ] = False,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Read CR text files into the database, one edition per file, then index them."""
     from rules_kb.cli.output import error
@@ -53,8 +56,8 @@ def ingest(
     files = list(expand(paths))
     if not files:
         raise Exit("no .txt files found in " + ", ".join(str(path) for path in paths))
-    database_path(db)
-    kb = knowledge_base(db, quiet=json_out)
+    database_path(db, settings)
+    kb = knowledge_base(db, settings, quiet=json_out)
     with fewer_collections():
         outcomes = kb.ingest_files(files, replace=replace, index=False, jobs=jobs)
     index_error = None
@@ -65,7 +68,7 @@ def ingest(
             kb.build_index()
         except RulesKbError as problem:
             index_error = f"the editions are stored, but the search index was not built: {problem}"
-    printed(outcomes, as_json=json_out)
+    printed(outcomes, settings, as_json=json_out)
     failures = [outcome for outcome in outcomes if outcome.error]
     for failure in failures:
         error(f"{failure.source}: {failure.error}")

@@ -22,17 +22,18 @@ from rules_kb.cli.present import (
     show_found,
     show_rule,
 )
+from rules_kb.cli.settings import Settings
 
 if TYPE_CHECKING:
     from rules_kb.records import Shown
 
 
 @command
-def editions(db: DbOption = None, json_out: JsonOption = False) -> None:
+def editions(db: DbOption = None, json_out: JsonOption = False, *, settings: Settings) -> None:
     """List the stored editions with their counts, warnings and the set each accompanies."""
     from rules_kb.cli.render import lookup as render
 
-    answer(list(knowledge_base(db).editions()), json_out, render.editions)
+    answer(settings, list(knowledge_base(db, settings).editions()), json_out, render.editions)
 
 
 @command
@@ -45,10 +46,12 @@ def rule(
     split: SplitOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show a rule with its subrules, examples and neighbours."""
-    record = knowledge_base(db).rule(number, edition)
-    show_rule(record, chosen_format(form, json_out), split=split)
+    record = knowledge_base(db, settings).rule(number, edition)
+    show_rule(record, chosen_format(form, json_out), settings, split=split)
 
 
 @command
@@ -61,10 +64,12 @@ def define(
     split: SplitOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show the glossary entry for a term (or the rule a keyword names)."""
-    found = knowledge_base(db).define(term, edition)
-    show_definition(found, term, chosen_format(form, json_out), split=split)
+    found = knowledge_base(db, settings).define(term, edition)
+    show_definition(found, term, chosen_format(form, json_out), settings, split=split)
 
 
 @command
@@ -87,8 +92,10 @@ def show(
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show a rule (for a number), a glossary entry (for a term), the rules that answer a
     question, else search results."""
-    found: Shown = knowledge_base(db).show(query, edition, limit=limit)
-    show_found(found, chosen_format(form, json_out), split=split)
+    found: Shown = knowledge_base(db, settings).show(query, edition, limit=limit)
+    show_found(found, chosen_format(form, json_out), settings, split=split)

@@ -16,6 +16,7 @@ from rules_kb.cli.base import (
     command,
     knowledge_base,
 )
+from rules_kb.cli.settings import Settings
 
 
 class GraphFormat(StrEnum):
@@ -39,11 +40,18 @@ def refs(
     ] = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Show what a rule cites and what cites it (rules and glossary entries)."""
     from rules_kb.cli.render import refs as render
 
-    answer(knowledge_base(db).refs(number, edition, subrules=subrules), json_out, render.refs)
+    answer(
+        settings,
+        knowledge_base(db, settings).refs(number, edition, subrules=subrules),
+        json_out,
+        render.refs,
+    )
 
 
 @command
@@ -51,11 +59,13 @@ def check(
     edition: EditionOption = "latest",
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Report dangling references and numbering anomalies (gaps, duplicates, order)."""
     from rules_kb.cli.render import refs as render
 
-    answer(knowledge_base(db).check(edition), json_out, render.check)
+    answer(settings, knowledge_base(db, settings).check(edition), json_out, render.check)
 
 
 @command
@@ -82,9 +92,13 @@ def graph(
         int, typer.Option("--depth", min=0, max=20, help="How far --around reaches.")
     ] = 1,
     db: DbOption = None,
+    *,
+    settings: Settings,
 ) -> None:
     """Export one edition's cross-reference graph, whole or around a rule."""
     from rules_kb.cli.render import refs as render
 
-    written = knowledge_base(db).export_graph(form.value, edition, around=centre, depth=depth)
+    written = knowledge_base(db, settings).export_graph(
+        form.value, edition, around=centre, depth=depth
+    )
     render.exported(written, output)

@@ -19,6 +19,7 @@ from rules_kb.cli.base import (
     knowledge_base,
 )
 from rules_kb.cli.present import show_results
+from rules_kb.cli.settings import Settings
 
 if TYPE_CHECKING:
     pass
@@ -75,10 +76,12 @@ def search(
     split: SplitOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Search the rules, examples and glossary, ranked, with highlighted matches."""
     chosen = chosen_format(form, json_out)
-    found = knowledge_base(db, quiet=chosen is not Format.text).search(
+    found = knowledge_base(db, settings, quiet=chosen is not Format.text).search(
         query,
         edition,
         limit=limit,
@@ -87,4 +90,4 @@ def search(
         section=section,
         chapter=chapter,
     )
-    show_results(found, chosen, split=split)
+    show_results(found, chosen, settings, split=split)

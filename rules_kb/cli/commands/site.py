@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from rules_kb.cli.base import DbOption, Exit, JsonOption, command, knowledge_base
+from rules_kb.cli.settings import Settings
 
 
 @command
@@ -37,13 +38,15 @@ def site(
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Write the static web edition: hyperlinked rules, histories, diffs, offline search."""
     from rules_kb.site import build
 
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise Exit(f"--base-url must start with http:// or https://, not {base_url!r}", code=2)
-    kb = knowledge_base(db, quiet=json_out)
+    kb = knowledge_base(db, settings, quiet=json_out)
     chosen = editions or ["latest"]
     report = build(kb, out, editions=chosen, base_url=base_url, progress=kb.progress)
     if json_out:

@@ -20,6 +20,7 @@ from rules_kb.cli.base import (
     knowledge_base,
     screen,
 )
+from rules_kb.cli.settings import Settings
 
 UrlOption = Annotated[
     str | None,
@@ -86,6 +87,8 @@ def update(
     backoff: BackoffOption = 1.0,
     deadline: DeadlineOption = 120.0,
     json_out: JsonOption = False,
+    *,
+    settings: Settings,
 ) -> None:
     """Download the current Comprehensive Rules from the official rules page and ingest them."""
     from rules_kb.cli.render import ingest as render
@@ -94,7 +97,7 @@ def update(
 
     policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff, deadline=deadline)
     with download_progress(quiet=json_out) as progress, fewer_collections():
-        result, got = knowledge_base(db, quiet=json_out).update(
+        result, got = knowledge_base(db, settings, quiet=json_out).update(
             url=url, page=page, policy=policy, replace=replace, download_progress=progress
         )
     if json_out:
@@ -113,6 +116,6 @@ def update(
             }
         )
         return
-    out = screen()
+    out = screen(settings)
     render.update_result(out, result, got.name)
     out.flush()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules_kb.cli.output import Screen
+from rules_kb.cli.settings import Settings
 from rules_kb.records.outcomes import IngestOutcome, IngestResult
 
 _STYLE = {"added": "added", "replaced": "changed", "unchanged": "dim", "failed": "error"}
 
 
-def printed(outcomes: Sequence[IngestOutcome], *, as_json: bool) -> None:
+def printed(outcomes: Sequence[IngestOutcome], settings: Settings, *, as_json: bool) -> None:
     """What an ingest prints on stdout: the outcomes as JSON, or their summary."""
     if as_json:
         from rules_kb.cli.output import json_out
@@ -19,7 +20,7 @@ def printed(outcomes: Sequence[IngestOutcome], *, as_json: bool) -> None:
         return
     from rules_kb.cli.present import screen
 
-    out = screen()
+    out = screen(settings)
     summary(out, outcomes)
     out.flush()
 
