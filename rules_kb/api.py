@@ -28,10 +28,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from rules_kb.ingest.fetch import Download, Policy
-    from rules_kb.read.changes import Changes
-    from rules_kb.read.diff import EditionDiff, TermChange
     from rules_kb.read.graph import Format as GraphFormat
-    from rules_kb.read.history import History, Lineage
+    from rules_kb.read.history import Lineage
     from rules_kb.read.query import Reader
     from rules_kb.records import (
         Answer,
@@ -47,7 +45,10 @@ if TYPE_CHECKING:
         Shown,
         Where,
     )
-    from rules_kb.search.engine import Kind, Results
+    from rules_kb.records.changes import Changes
+    from rules_kb.records.diff import EditionDiff, TermChange
+    from rules_kb.records.history import History
+    from rules_kb.records.search import Kind, Results
 
 __all__ = ["KnowledgeBase", "default_path", "open"]
 
@@ -561,7 +562,7 @@ class KnowledgeBase:
             result = core.diff(core.Library(reader), before, after)
             if rule is None:
                 return result
-            only = result.only(rule)
+            only = core.only(result, rule)
             if not only.rules:
                 wanted = normalise_number(rule)
                 if not any(reader.rules_numbered(wanted, day) for day in (before, after)):

@@ -16,8 +16,9 @@ from typer.testing import CliRunner, Result
 import rules_kb
 from rules_kb.cli import app
 from rules_kb.ingest.align import align, normalise, precision_recall
-from rules_kb.read.diff import Library, diff, renumber_references, term_changes
+from rules_kb.read.diff import Library, diff, renumber_references
 from rules_kb.read.query import Reader
+from rules_kb.records.diff import term_changes
 from rules_kb.typography import key
 from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
 from tests.conftest import SHARED

@@ -15,16 +15,17 @@ GLOBAL: Table = {
     "--version": ("version", "flag", None),
     "-v": ("verbose", "flag", None),
 }
+_DEFINE_RULE: Table = {
+    "--db": ("db", "text", None),
+    "--edition": ("edition", "text", None),
+    "--format": ("form", "choice", ("text", "json", "markdown")),
+    "--json": ("json_out", "flag", None),
+    "--split": ("split", "flag", None),
+    "-e": ("edition", "text", None),
+    "-f": ("form", "choice", ("text", "json", "markdown")),
+}
 COMMANDS: dict[str, Table] = {
-    "define": {
-        "--db": ("db", "text", None),
-        "--edition": ("edition", "text", None),
-        "--format": ("form", "choice", ("text", "json", "markdown")),
-        "--json": ("json_out", "flag", None),
-        "--split": ("split", "flag", None),
-        "-e": ("edition", "text", None),
-        "-f": ("form", "choice", ("text", "json", "markdown")),
-    },
+    "define": _DEFINE_RULE,
     "ingest": {
         "--db": ("db", "text", None),
         "--jobs": ("jobs", "int", (1, 64)),
@@ -33,15 +34,7 @@ COMMANDS: dict[str, Table] = {
         "--replace": ("replace", "flag", None),
         "-j": ("jobs", "int", (1, 64)),
     },
-    "rule": {
-        "--db": ("db", "text", None),
-        "--edition": ("edition", "text", None),
-        "--format": ("form", "choice", ("text", "json", "markdown")),
-        "--json": ("json_out", "flag", None),
-        "--split": ("split", "flag", None),
-        "-e": ("edition", "text", None),
-        "-f": ("form", "choice", ("text", "json", "markdown")),
-    },
+    "rule": _DEFINE_RULE,
     "search": {
         "--all-editions": ("all_editions", "flag", None),
         "--chapter": ("chapter", "text", None),

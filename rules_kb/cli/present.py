@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from rules_kb.cli.output import Screen
     from rules_kb.cli.settings import Settings
     from rules_kb.records import Answer, GlossaryRecord, RuleRecord, Shown
-    from rules_kb.search.engine import Results
+    from rules_kb.records.search import Results
 
 
 class Format(StrEnum):

@@ -60,10 +60,22 @@ def tables() -> str:
         "GLOBAL: Table = {",
         *_entries(table(group), "    "),
         "}",
-        "COMMANDS: dict[str, Table] = {",
     ]
+    # Commands with the same options share one table (rule and define).
+    sharing: dict[str, list[str]] = {}
     for name, found in commands.items():
-        lines += [f'    "{name}": {{', *_entries(found, "        "), "    },"]
+        sharing.setdefault(repr(found), []).append(name)
+    shared = {names[0]: names for names in sharing.values() if len(names) > 1}
+    for first, names in shared.items():
+        constant = "_" + "_".join(names).upper()
+        lines += [f"{constant}: Table = {{", *_entries(commands[first], "    "), "}"]
+    lines.append("COMMANDS: dict[str, Table] = {")
+    for name, found in commands.items():
+        owner = next((names for names in shared.values() if name in names), None)
+        if owner:
+            lines.append(f'    "{name}": _{"_".join(owner).upper()},')
+        else:
+            lines += [f'    "{name}": {{', *_entries(found, "        "), "    },"]
     return "\n".join([*lines, "}", ""])
 
 

@@ -7,152 +7,42 @@ otherwise (`rules_kb.ingest.align`); this module turns either into changes.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
 from rules_kb.ingest.models import normalise_number
+from rules_kb.records.diff import (
+    Change,
+    ChangeType,
+    EditionDiff,
+    ExampleChange,
+)
 from rules_kb.typography import same_wording
 from rules_kb.worddiff import WordOp, word_diffs
 
 if TYPE_CHECKING:
     from rules_kb.read.query import Reader
 
-ChangeType = Literal["added", "removed", "changed", "moved", "typography", "split", "merged"]
 
+def only(edition_diff: EditionDiff, number: str) -> EditionDiff:
+    """The changes of one rule and its subrules in `edition_diff`: the number as the old
+    edition had it, or as the new one has it when the old edition did not have it."""
+    wanted = normalise_number(number)
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One rule or glossary entry that differs between two editions."""
-
-    type: ChangeType
-    """added, removed, changed (text differs), moved (same wording, new number),
-    typography (same number, texts differ only in quotes, dashes, spacing or markup),
-    split (a new record split off the old one, which continues elsewhere), merged (the
-    old record merged into the new one, which continues another)."""
-    kind: str
-    """section, chapter, rule, subrule, or glossary."""
-    old_key: str | None
-    """The old number (or term); None when added."""
-    new_key: str | None
-    """The new number (or term); None when removed."""
-    old_text: str | None
-    """The old text exactly as stored."""
-    new_text: str | None
-    """The new text exactly as stored."""
-    words: tuple[WordOp, ...]
-    """The word diff: ("=", text), ("-", text), ("+", text)."""
-    reference_only: bool = False
-    """The text differs only in rule numbers, renumbered as the alignment maps them."""
-    examples: tuple[ExampleChange, ...] = ()
-    """The rule's examples, when they differ (the text itself may not)."""
-
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of one change."""
-        document: dict[str, Any] = {"type": self.type, "kind": self.kind}
-        if self.kind == "glossary":
-            document |= {"old_term": self.old_key, "new_term": self.new_key}
-        else:
-            document |= {"old_number": self.old_key, "new_number": self.new_key}
-        document |= {
-            "old_text": self.old_text,
-            "new_text": self.new_text,
-            "reference_only": self.reference_only,
-            "words": [list(op) for op in self.words],
-        }
-        if self.examples:
-            document["examples"] = [example.as_json() for example in self.examples]
-        return document
-
-
-@dataclass(frozen=True, slots=True)
-class ExampleChange:
-    """One example of a rule that was added, removed or reworded."""
-
-    old_text: str | None
-    """The old example, without "Example: "; None when added."""
-    new_text: str | None
-    """The new example; None when removed."""
-    words: tuple[WordOp, ...]
-    """The word diff of the two."""
-
-    def as_json(self) -> dict[str, Any]:
-        """{"old_text", "new_text", "words"} of one example."""
-        return {
-            "old_text": self.old_text,
-            "new_text": self.new_text,
-            "words": [list(op) for op in self.words],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class EditionDiff:
-    """Every change between two editions: rules first, then the glossary."""
-
-    old: str
-    """The old edition's date."""
-    new: str
-    """The new edition's date."""
-    rules: tuple[Change, ...]
-    """Rule changes in new-edition order (removed rules where they stood)."""
-    glossary: tuple[Change, ...]
-    """Glossary changes in new-edition order."""
-    stored: bool = False
-    """Whether the pairs came from the stored lineage (the editions are neighbours)."""
-
-    def summary(self) -> dict[str, Any]:
-        """Counts by type; reference-only changes are counted apart from `changed`."""
-        return {**_counts(self.rules), "glossary": _counts(self.glossary)}
-
-    def as_json(self, *, typography: bool = False) -> dict[str, Any]:
-        """The SPEC shape of `diff --json`; typography-only changes are listed only when
-        asked for (they are always counted)."""
-        return {
-            "old": self.old,
-            "new": self.new,
-            "summary": self.summary(),
-            "changes": [
-                change.as_json()
-                for change in (*self.rules, *self.glossary)
-                if typography or change.type != "typography"
-            ],
-        }
-
-    def term_changes(self, *, minimum: int = 2) -> tuple[TermChange, ...]:
-        """The phrases replaced at least `minimum` times ("in play" -> "on the
-        battlefield"), most frequent first."""
-        return term_changes(self, minimum=minimum)
-
-    def only(self, number: str) -> EditionDiff:
-        """The changes of one rule and its subrules: the number as the old edition had it,
-        or as the new one has it when the old edition did not have it."""
-        wanted = normalise_number(number)
-
-        def mine(key: str | None) -> bool:
-            return key is not None and (
-                key == wanted or (key.startswith(wanted) and key[len(wanted) :].isalpha())
-            )
-
-        old_side = any(mine(change.old_key) for change in self.rules)
-        kept = tuple(
-            change
-            for change in self.rules
-            if (mine(change.old_key) if old_side else mine(change.new_key))
+    def mine(key: str | None) -> bool:
+        return key is not None and (
+            key == wanted or (key.startswith(wanted) and key[len(wanted) :].isalpha())
         )
-        return EditionDiff(self.old, self.new, kept, (), self.stored)
 
-
-def _counts(changes: Iterable[Change]) -> dict[str, int]:
-    counts = dict.fromkeys(
-        ("added", "removed", "changed", "moved", "reference_only", "typography", "split",
-         "merged"), 0
-    )  # fmt: skip
-    for change in changes:
-        counts["reference_only" if change.reference_only else change.type] += 1
-    return counts
+    old_side = any(mine(change.old_key) for change in edition_diff.rules)
+    kept = tuple(
+        change
+        for change in edition_diff.rules
+        if (mine(change.old_key) if old_side else mine(change.new_key))
+    )
+    return EditionDiff(edition_diff.old, edition_diff.new, kept, (), edition_diff.stored)
 
 
 # editions, texts and alignments, cached --------------------------------------------
@@ -407,67 +297,3 @@ def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
 
 
 # term changes --------------------------------------------------------------------
-
-MAX_PHRASE_WORDS = 5
-
-
-@dataclass(frozen=True, slots=True)
-class TermChange:
-    """A phrase replaced by another across an edition."""
-
-    old: str
-    """The phrase as it read (lower case)."""
-    new: str
-    """What replaced it (lower case)."""
-    count: int
-    """How many replacements in the word diffs of aligned rules and glossary entries."""
-
-    def as_json(self) -> dict[str, Any]:
-        """One term change as JSON."""
-        return {"old": self.old, "new": self.new, "count": self.count}
-
-
-def term_changes(edition_diff: EditionDiff, *, minimum: int = 2) -> tuple[TermChange, ...]:
-    """Phrases replaced at least `minimum` times, most frequent first: the replacement
-    hunks (a deletion next to an insertion) of the word diffs of aligned pairs."""
-    counts: Counter[tuple[str, str]] = Counter()
-    for change in (*edition_diff.rules, *edition_diff.glossary):
-        if change.type == "changed" and not change.reference_only:
-            counts.update(_replacements(change.words))
-    found = [
-        TermChange(old, new, count) for (old, new), count in counts.items() if count >= minimum
-    ]
-    found.sort(key=lambda term: (-term.count, term.old, term.new))
-    return tuple(found)
-
-
-_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
-
-
-def _replacements(words: Sequence[WordOp]) -> Iterable[tuple[str, str]]:
-    """(removed phrase, inserted phrase) for each run of - and + between equal parts."""
-    removed: list[str] = []
-    added: list[str] = []
-    for op, text in (*words, ("=", "")):
-        if op == "-":
-            removed.append(text)
-        elif op == "+":
-            added.append(text)
-        else:
-            pair = _phrase("".join(removed)), _phrase("".join(added))
-            if all(pair) and pair[0] != pair[1] and _short(pair) and not _numeric(pair):
-                yield pair
-            removed, added = [], []
-
-
-def _phrase(text: str) -> str:
-    return " ".join(_EDGE.sub("", text.lower()).split())
-
-
-def _numeric(pair: tuple[str, str]) -> bool:
-    """Renumbered references are not term changes."""
-    return any(character.isdigit() for phrase in pair for character in phrase)
-
-
-def _short(pair: tuple[str, str]) -> bool:
-    return all(len(phrase.split()) <= MAX_PHRASE_WORDS for phrase in pair)

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from xml.etree import ElementTree as ET
 
 from rules_kb.controls import visible
-from rules_kb.read.changes import EditionChanges
-from rules_kb.read.diff import Change
+from rules_kb.records.changes import EditionChanges
+from rules_kb.records.diff import Change
 
 ATOM = "http://www.w3.org/2005/Atom"
 #: The tag URI authority of every id (RFC 4151): stable, and no host is needed.

@@ -7,125 +7,16 @@ through indexed lookups: no edition is read whole and nothing is aligned here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
 from rules_kb.ingest.lineage import Forest, Kind, Lines, Node, TextCache, forest
 from rules_kb.ingest.models import sort_key
 from rules_kb.read.query import Reader, find_term
 from rules_kb.records import Redirect, Step, Where
+from rules_kb.records.history import Form, History, Version, VersionStatus
 from rules_kb.typography import key as wording
-
-WordOp = tuple[str, str]
-VersionStatus = Literal["added", "changed", "moved", "moved_changed", "split"]
-
-
-@dataclass(frozen=True, slots=True)
-class Form:
-    """One typographic form of a version's text, and the editions that printed it."""
-
-    first: str
-    """The first edition with this form."""
-    last: str
-    """The last edition with this form."""
-    text: str
-    """The text in this form."""
-
-    def as_json(self) -> dict[str, str]:
-        """{"from", "to", "text"}."""
-        return {"from": self.first, "to": self.last, "text": self.text}
-
-
-@dataclass(frozen=True, slots=True)
-class Version:
-    """Consecutive editions in which a rule had the same number and wording (typography
-    aside)."""
-
-    first: str
-    """The first edition of the span."""
-    last: str
-    """The last edition of the span."""
-    key: str
-    """The number (or glossary term) in those editions."""
-    text: str
-    """The text, as the last edition of the span printed it."""
-    examples: tuple[str, ...]
-    """Its examples then."""
-    status: VersionStatus
-    """How it came from the previous version: added or split (the first: split off
-    another record, `History.split_from`), changed, moved, or both."""
-    words: tuple[WordOp, ...] | None
-    """The word diff of the text against the previous, older version; None for the first."""
-    forms: tuple[Form, ...]
-    """Every typographic form the span printed, newest first (one when it never varied)."""
-
-    def as_json(self, *, glossary: bool) -> dict[str, Any]:
-        """The SPEC shape of one version."""
-        name = "term" if glossary else "number"
-        document: dict[str, Any] = {
-            "from": self.first,
-            "to": self.last,
-            name: self.key,
-            "text": self.text,
-            "status": self.status,
-            "words": None if self.words is None else [list(op) for op in self.words],
-        }
-        if not glossary:
-            document["examples"] = list(self.examples)
-        if len(self.forms) > 1:
-            document["forms"] = [form.as_json() for form in self.forms]
-        return document
-
-
-@dataclass(frozen=True, slots=True)
-class History:
-    """How one rule (or glossary entry) read across the editions, newest version first."""
-
-    query: str
-    """What was asked for."""
-    kind: Literal["rule", "glossary"]
-    """Whether a rule number or a glossary term was followed."""
-    edition: str
-    """The edition in which the query was found."""
-    key: str
-    """Its number (or term) there."""
-    versions: tuple[Version, ...]
-    """Newest first."""
-    introduced_in: str
-    """The first edition of its line."""
-    removed_in: str | None = None
-    """The first edition without it, when it is no longer in the latest one."""
-    subrules: tuple[History, ...] = ()
-    """With subrules asked for: the history of each subrule of the rule, in order."""
-    split_from: Step | None = None
-    """The record its line was split off, and the last edition that record was in."""
-    merged_into: Step | None = None
-    """The record it was merged into when its line ended, and the edition."""
-
-    @property
-    def spans(self) -> tuple[Version, ...]:
-        """The versions (the name of the first release)."""
-        return self.versions
-
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `history --json`."""
-        glossary = self.kind == "glossary"
-        document: dict[str, Any] = {
-            "query": self.query,
-            "kind": self.kind,
-            "edition": self.edition,
-            "introduced_in": self.introduced_in,
-            "removed_in": self.removed_in,
-            "versions": [version.as_json(glossary=glossary) for version in self.versions],
-        }
-        if self.subrules:
-            document["subrules"] = [history.as_json() for history in self.subrules]
-        if self.split_from is not None:
-            document["split_from"] = self.split_from.as_json()
-        if self.merged_into is not None:
-            document["merged_into"] = self.merged_into.as_json()
-        return document
 
 
 class Lineage:

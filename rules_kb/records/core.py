@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+from rules_kb.records.shape import Record
 
 __all__ = [
     "STALE",
@@ -41,8 +43,10 @@ RuleKind = Literal["section", "chapter", "rule", "subrule"]
 
 
 @dataclass(frozen=True, slots=True)
-class InForce:
+class InForce(Record):
     """When an edition was in force: from its date until the next edition's, or still."""
+
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"since": "from"}
 
     since: str
     """The edition's date."""
@@ -56,10 +60,6 @@ class InForce:
 
         later = bisect_right(dates, edition)
         return cls(edition, dates[later] if later < len(dates) else None)
-
-    def as_json(self) -> dict[str, str | None]:
-        """{"from", "until"} (until null: the latest edition)."""
-        return {"from": self.since, "until": self.until}
 
     def __str__(self) -> str:
         """ "the latest, in force now" or "in force until 2019-05-03"."""
@@ -139,8 +139,11 @@ class RuleRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class GlossaryRecord:
+class GlossaryRecord(Record):
     """A glossary entry of one edition."""
+
+    JSON_HIDDEN: ClassVar[frozenset[str]] = frozenset({"query"})
+    JSON_IF_SET: ClassVar[frozenset[str]] = frozenset({"see", "in_force"})
 
     edition: str
     """The edition's effective date."""
@@ -159,24 +162,9 @@ class GlossaryRecord:
     in_force: InForce | None = None
     """When its edition was in force (set on the entry a lookup answers with)."""
 
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `define --json`."""
-        document: dict[str, Any] = {
-            "edition": self.edition,
-            "term": self.term,
-            "text": self.text,
-            "rules": list(self.rules),
-            "match": self.match,
-        }
-        if self.see:
-            document["see"] = [entry.as_json() for entry in self.see]
-        if self.in_force is not None:
-            document["in_force"] = self.in_force.as_json()
-        return document
-
 
 @dataclass(frozen=True, slots=True)
-class SetRelease:
+class SetRelease(Record):
     """The set release an edition accompanies."""
 
     code: str
@@ -186,7 +174,7 @@ class SetRelease:
 
 
 @dataclass(frozen=True, slots=True)
-class EditionRecord:
+class EditionRecord(Record):
     """One stored edition with its counts and warnings."""
 
     edition: str
@@ -214,27 +202,12 @@ class EditionRecord:
     set: SetRelease | None = None
     """The set release it accompanies, from the catalogue."""
 
-    def as_json(self) -> dict[str, Any]:
-        """One element of `editions --json`."""
-        return {
-            "edition": self.edition,
-            "title": self.title,
-            "rules": self.rules,
-            "examples": self.examples,
-            "glossary": self.glossary,
-            "sha256": self.sha256,
-            "source": self.source,
-            "encoding": self.encoding,
-            "body_lines": self.body_lines,
-            "unparsed": self.unparsed,
-            "warnings": list(self.warnings),
-            "set": None if self.set is None else {"code": self.set.code, "name": self.set.name},
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(Record):
     """One node on the far side of a rule's references, with the first reference to it."""
+
+    JSON_HIDDEN: ClassVar[frozenset[str]] = frozenset({"citing"})
 
     kind: Literal["rule", "glossary"]
     """A numbered node, or a glossary entry."""
@@ -252,20 +225,19 @@ class Edge:
     """For `cited_by`: the number (or term) of the citing rule or entry."""
 
     def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of one entry of `cites` / `cited_by`."""
-        document: dict[str, Any] = {"number": self.key if self.kind == "rule" else None}
-        if self.kind == "glossary":
-            document["term"] = self.key
-        document.update(
-            kind=self.kind, exists=self.exists, source=self.source, raw=self.raw,
-            snippet=self.snippet,
-        )  # fmt: skip
-        return document
+        """The SPEC shape of one entry of `cites` / `cited_by`: the key as "number" (null for
+        a glossary entry, which has "term" too)."""
+        shown = Record.as_json(self)  # (super() fails in a slotted dataclass)
+        key = shown.pop("key")
+        named = {"number": key if self.kind == "rule" else None}
+        return {**named, **({"term": key} if self.kind == "glossary" else {}), **shown}
 
 
 @dataclass(frozen=True, slots=True)
-class References:
+class References(Record):
     """What a rule cites and what cites it, in one edition."""
+
+    JSON_HIDDEN: ClassVar[frozenset[str]] = frozenset({"subtree"})
 
     edition: str
     """The edition's effective date."""
@@ -280,20 +252,12 @@ class References:
     subtree: tuple[str, ...] = ()
     """The numbers whose references are included: the rule and, with subrules, its subtree."""
 
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `refs --json`."""
-        return {
-            "edition": self.edition,
-            "number": self.number,
-            "exists": self.exists,
-            "cites": [edge.as_json() for edge in self.cites],
-            "cited_by": [edge.as_json() for edge in self.cited_by],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Dangling:
+class Dangling(Record):
     """A reference whose target the edition does not have."""
+
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"source": "from", "kind": "in"}
 
     source: str
     """The citing rule's number or entry's term."""
@@ -306,19 +270,9 @@ class Dangling:
     target_kind: Literal["rule", "glossary"]
     """A number or a glossary term."""
 
-    def as_json(self) -> dict[str, str]:
-        """The SPEC shape of one dangling reference."""
-        return {
-            "from": self.source,
-            "in": self.kind,
-            "raw": self.raw,
-            "target": self.target,
-            "target_kind": self.target_kind,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Anomaly:
+class Anomaly(Record):
     """A numbering oddity: a gap, a duplicate, a number out of order, a skipped letter."""
 
     number: str
@@ -326,13 +280,9 @@ class Anomaly:
     problem: str
     """What is odd, in words."""
 
-    def as_json(self) -> dict[str, str]:
-        """{"number", "problem"}."""
-        return {"number": self.number, "problem": self.problem}
-
 
 @dataclass(frozen=True, slots=True)
-class CheckReport:
+class CheckReport(Record):
     """Dangling references and numbering anomalies of one edition."""
 
     edition: str
@@ -346,32 +296,18 @@ class CheckReport:
     anomalies: tuple[Anomaly, ...]
     """Numbering oddities, in document order."""
 
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `check --json`."""
-        return {
-            "edition": self.edition,
-            "references": self.references,
-            "resolved": self.resolved,
-            "dangling": [item.as_json() for item in self.dangling],
-            "anomalies": [item.as_json() for item in self.anomalies],
-        }
-
 
 WhereStatus = Literal["same", "changed", "moved", "removed", "not_yet", "split", "merged"]
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class Step(Record):
     """One stretch of a rule's line of descent under one number."""
 
     edition: str
     """The first edition (between the two asked about) in which it had this number."""
     number: str
     """Its number (or term) from then on."""
-
-    def as_json(self) -> dict[str, str]:
-        """{"edition", "number"}."""
-        return {"edition": self.edition, "number": self.number}
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,8 +381,11 @@ STALE: frozenset[str] = frozenset({"moved", "removed", "unknown"})
 
 
 @dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(Record):
     """One CR citation found in a document, checked against the lineage."""
+
+    JSON_HIDDEN: ClassVar[frozenset[str]] = frozenset({"start", "end", "then", "text"})
+    JSON_IF_SET: ClassVar[frozenset[str]] = frozenset({"removed_in"})
 
     raw: str
     """The citation as written, "rule 702.17b" (a list or range is one citation per number)."""
@@ -495,28 +434,18 @@ class Citation:
         return word_diff(self.then, self.text)
 
     def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of one citation."""
-        document: dict[str, Any] = {
-            "raw": self.raw,
-            "line": self.line,
-            "column": self.column,
-            "number": self.number,
-            "status": self.status,
-            "now": self.now,
-            "text_changed": self.text_changed,
-        }
-        if self.removed_in:
-            document["removed_in"] = self.removed_in
-        document["quote"] = self.quote
-        document["quote_status"] = self.quote_status
+        """The SPEC shape of one citation; with a changed quotation, its word diff."""
+        document = Record.as_json(self)  # (super() fails in a slotted dataclass)
         if self.quote_status == "quote_changed":
             document["quote_words"] = [list(op) for op in self.words()]
         return document
 
 
 @dataclass(frozen=True, slots=True)
-class CitationReport:
+class CitationReport(Record):
     """Every citation of a document, checked."""
+
+    JSON_HIDDEN: ClassVar[frozenset[str]] = frozenset({"fixed"})
 
     as_of: str
     """The edition in force when the document was written."""
@@ -532,17 +461,9 @@ class CitationReport:
         """The citations that need attention."""
         return tuple(citation for citation in self.citations if citation.stale)
 
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC shape of `cite --json` for one document."""
-        return {
-            "as_of": self.as_of,
-            "to": self.to,
-            "citations": [citation.as_json() for citation in self.citations],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Answered:
+class Answered(Record):
     """One rule (or glossary entry) that answers a question, and why."""
 
     kind: Literal["rule", "glossary"]
@@ -557,19 +478,16 @@ class Answered:
     """The question's words and concepts it answered, as typed."""
 
     def as_json(self) -> dict[str, Any]:
-        """The SPEC's JSON shape (a glossary entry has `term` instead of `number`)."""
-        where = "term" if self.kind == "glossary" else "number"
-        return {
-            "kind": self.kind,
-            where: self.number,
-            "text": self.text,
-            "score": round(self.score, 4),
-            "matched": list(self.matched),
-        }
+        """One answering rule: its "number" ("term" for a glossary entry), text, score
+        (rounded) and what it matched."""
+        shown = Record.as_json(self)  # (super() fails in a slotted dataclass)
+        if self.kind == "glossary":
+            shown = {("term" if name == "number" else name): value for name, value in shown.items()}
+        return {**shown, "score": round(self.score, 4)}
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Record):
     """What `show` says to a plain-language question: the few rules that answer it."""
 
     query: str
@@ -582,16 +500,6 @@ class Answer:
     """The rules that answer it, best first."""
     see_also: tuple[str, ...]
     """Where to read on: the best answer's parent and the rules the answers cite."""
-
-    def as_json(self) -> dict[str, Any]:
-        """The SPEC's JSON shape."""
-        return {
-            "query": self.query,
-            "edition": self.edition,
-            "recognised": [item.as_dict() for item in self.recognised],
-            "answers": [item.as_json() for item in self.answers],
-            "see_also": list(self.see_also),
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from rules_kb.controls import visible
 from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:
-    from rules_kb.read.history import History
-    from rules_kb.search.engine import Results
+    from rules_kb.records.history import History
+    from rules_kb.records.search import Results
 
 LIMIT = 2000
 """Discord's message limit, in characters."""

@@ -48,6 +48,7 @@ from typing import Any, Literal, NamedTuple
 from rules_kb.errors import SearchIndexError
 from rules_kb.ingest.readonly import rows_in
 from rules_kb.ingest.readonly import texts as read_texts
+from rules_kb.records.search import Kind as Kind
 from rules_kb.search.index_writer import analysed_writer
 from rules_kb.typography import plain
 
@@ -55,7 +56,6 @@ from rules_kb.typography import plain
 Index = Any
 Reader = Any
 
-Kind = Literal["rule", "example", "glossary"]
 KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
 STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules_kb.ingest.models import is_title
 from rules_kb.progress import Progress, silent
-from rules_kb.read.changes import KEYWORD_RULE, EditionChanges, by_rule, chapters, in_rule
+from rules_kb.read.changes import KEYWORD_RULE, by_rule, chapters, in_rule
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
+from rules_kb.records.changes import EditionChanges
 from rules_kb.site import folder, pages, searchindex
 from rules_kb.site import places as at
 from rules_kb.site.places import EditionPlaces
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from rules_kb.api import KnowledgeBase
-    from rules_kb.read.diff import Change
-    from rules_kb.read.history import History
+    from rules_kb.records.diff import Change
+    from rules_kb.records.history import History
 
 
 @dataclass(slots=True)

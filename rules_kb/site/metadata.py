@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules_kb.read.history import Version
 from rules_kb.records import InForce
+from rules_kb.records.history import Version
 from rules_kb.site import places as at
 
 SCHEMA = "https://schema.org"

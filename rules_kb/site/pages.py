@@ -29,8 +29,8 @@ from rules_kb.site.metadata import Metadata
 from rules_kb.site.places import EditionPlaces
 
 if TYPE_CHECKING:
-    from rules_kb.read.diff import Change, EditionDiff
-    from rules_kb.read.history import History, Version
+    from rules_kb.records.diff import Change, EditionDiff
+    from rules_kb.records.history import History, Version
 
 Finder = Callable[[str], Sequence[Link]]
 """The references inside a text (kb.references_in, bound to an edition)."""

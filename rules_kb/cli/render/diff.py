@@ -10,9 +10,9 @@ from rules_kb.cli.output import Screen
 from rules_kb.controls import visible
 
 if TYPE_CHECKING:
-    from rules_kb.read.changes import Changes
-    from rules_kb.read.diff import Change, EditionDiff, TermChange
-    from rules_kb.read.history import History, Version
+    from rules_kb.records.changes import Changes
+    from rules_kb.records.diff import Change, EditionDiff, TermChange
+    from rules_kb.records.history import History, Version
 
 
 def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) -> None:

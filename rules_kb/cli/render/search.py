@@ -7,7 +7,7 @@ import re
 
 from rules_kb.cli.output import Screen, Span
 from rules_kb.records import Answer
-from rules_kb.search.engine import Hit, Results
+from rules_kb.records.search import Hit, Results
 
 _MARK = re.compile(r"<b>(.*?)</b>", re.S)
 
