@@ -36,7 +36,7 @@ from common import table
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest import pipeline
 from rules_kb.ingest.models import Edition
-from tests.mutants import changed, masked_warnings, records
+from tests.ingest.mutants import changed, masked_warnings, records
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr" / "editions"
 #: How many records around the mutation may differ for a change to count as local.

@@ -226,8 +226,8 @@ def _glossary_quality(library: Library) -> tuple[float, float, int, int]:
 def labelled(db: Path) -> str:
     """The stored lineage on the stratified labelled steps (tests/fixtures/lineage/),
     counterparts and statuses, by stratum, against the targets."""
-    from tests.lineage_labels import score, steps
-    from tests.test_lineage_labels import _answer
+    from tests.ingest.lineage_labels import score, steps
+    from tests.ingest.test_lineage_labels import _answer
 
     reader = Reader(db)
     library = Library(reader)
@@ -257,7 +257,7 @@ def labelled(db: Path) -> str:
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
     from rules_kb.read.history import Lineage
-    from tests.lineage_labels import chains, stored_segments
+    from tests.ingest.lineage_labels import chains, stored_segments
 
     lineage = Lineage(Reader(db))
     rows = []

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
     from typer.testing import Result
 
+#: The checkout, and the small fixtures written for the tests.
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
 #: The shared editions; RULES_KB_SHARED points elsewhere (a missing folder shows what the
 #: fast tier does without them).
 SHARED = Path(

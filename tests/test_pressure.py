@@ -412,7 +412,7 @@ MODERN = Path(__file__).parent / "fixtures" / "modern.txt"
 
 def _read(data: bytes) -> tuple[list[tuple[Any, ...]], tuple[str, ...]]:
     from rules_kb.ingest import pipeline
-    from tests.mutants import records
+    from tests.ingest.mutants import records
 
     edition, decoded = pipeline.read_edition(data)
     return records(edition), (*decoded.warnings, *edition.warnings)
@@ -424,7 +424,7 @@ def test_a_byte_inserted_or_lost_in_utf16_is_realigned_and_said(codec: str, dama
     import codecs
     import random
 
-    from tests.mutants import changed
+    from tests.ingest.mutants import changed
 
     bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else codecs.BOM_UTF16_BE
     clean = bom + MODERN.read_text("utf-8").encode(codec)

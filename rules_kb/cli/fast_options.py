@@ -1,6 +1,7 @@
 """The options of the commands the fast path answers, as the Typer commands define
 them: flag -> (parameter, kind, allowed). Written by `python -m rules_kb.cli.tables`
-from the Typer app; never edit it by hand (tests/test_fast.py fails when it is stale)."""
+from the Typer app; never edit it by hand (tests/cli/test_fast.py fails when it is
+stale)."""
 
 from typing import Any
 

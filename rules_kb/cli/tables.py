@@ -2,7 +2,7 @@
 
     python -m rules_kb.cli.tables
 
-rewrites the file; `tests/test_fast.py` fails when it differs from what this writes, so
+rewrites the file; `tests/cli/test_fast.py` fails when it differs from what this writes, so
 an option added to a Typer command reaches the fast path by running it, never by a
 second hand-written definition.
 """
@@ -51,7 +51,8 @@ def tables() -> str:
     lines = [
         '"""The options of the commands the fast path answers, as the Typer commands define',
         "them: flag -> (parameter, kind, allowed). Written by `python -m rules_kb.cli.tables`",
-        'from the Typer app; never edit it by hand (tests/test_fast.py fails when it is stale)."""',
+        "from the Typer app; never edit it by hand (tests/cli/test_fast.py fails when it is",
+        'stale)."""',
         "",
         "from typing import Any",
         "",

@@ -9,7 +9,7 @@ line, whether the grammar allows that line where it stands. `Automaton` runs Lar
 parse table, which Lark keeps at `Lark.parser.parser.parser.parse_table` (states, with
 `lark.parsers.lalr_analysis.Shift` marking shifts): neither is public API. The version
 pin `lark>=1.3,<2` in pyproject.toml holds them still, and
-tests/test_parse.py::test_nester_agrees_with_the_grammar_on_real_editions runs every
+tests/ingest/test_parse.py::test_nester_agrees_with_the_grammar_on_real_editions runs every
 shared edition through Lark's own parser and requires the same records, so a Lark that
 moved them fails a test, not a judge.
 """

@@ -10,7 +10,7 @@ answer. Anything else, and any first message it is not sure of, goes to the SDK 
 
 Everything here uses the SDK's public path only: it runs `MCPServer.run("stdio")`, whose
 transport reads `sys.stdin` and writes `sys.stdout`, and this module puts streams there
-that replay the first message and hold back one answer. `tests/test_mcp_start.py` checks,
+that replay the first message and hold back one answer. `tests/mcp/test_mcp_start.py` checks,
 for every protocol version below, that the answer given here is the SDK's own answer.
 """
 

@@ -2,7 +2,7 @@
 
 The index is MiniSearch's own serialisation (`MiniSearch.loadJS`, format version 2),
 so the browser does no indexing. Terms are cut and folded exactly as `static/site.js`
-cuts and folds the query: keep the two in step (tests/test_site.py compares this
+cuts and folds the query: keep the two in step (tests/site/test_site.py compares this
 index with one MiniSearch builds itself from the same documents).
 """
 

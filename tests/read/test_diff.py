@@ -21,9 +21,9 @@ from rules_kb.read.query import Reader
 from rules_kb.records.diff import term_changes
 from rules_kb.typography import key
 from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES, SHARED
 
-LABELS = Path(__file__).parent / "fixtures" / "alignment"
+LABELS = FIXTURES / "alignment"
 LABELLED = sorted(LABELS.glob("*_*.json"))
 GLOSSARY_LABELS = LABELS / "glossary.json"
 SMALL = [

@@ -15,9 +15,8 @@ import rules_kb
 from rules_kb.errors import UnknownRule, UnknownTerm
 from rules_kb.ingest import lineage, store
 from rules_kb.typography import key, same_wording
-from tests.conftest import SHARED, downgrade, ok_cli, run_cli
+from tests.conftest import FIXTURES, SHARED, downgrade, ok_cli, run_cli
 
-FIXTURES = Path(__file__).parent / "fixtures"
 #: Three real editions: the middle one rewrote 117.9b in place.
 TRIO = ["2019-01-25", "2019-05-03", "2019-06-14"]
 
@@ -54,45 +53,6 @@ def trio(tmp_path_factory: pytest.TempPathFactory, shared_editions: Path) -> Pat
 @pytest.fixture(scope="module")
 def kb(all_editions_db: Path) -> rules_kb.KnowledgeBase:
     return rules_kb.open(all_editions_db)
-
-
-# typography ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("the player's turn", "the player’s turn"),  # apostrophe
-        ('called "enchanted."', "called “enchanted.”"),  # double quotes
-        ("see rules 603.7d-f", "see rules 603.7d–f"),  # en dash
-        ("permanent -- see below", "permanent—see below"),  # double hyphen, em dash, spaces
-        ("a player?s life", "a player’s life"),  # "?" a damaged copy left for a quote
-        ("a \ufffd b", "a - b"),  # a replacement character for a dash
-        ("Magic: The Gathering(tm)", "Magic: The Gathering™"),  # trademark spelled out
-        ("Magic: The Gathering™ rules", "Magic: The Gathering rules"),  # sign dropped
-        ("and so on...", "and so on…"),  # ellipsis
-        ("Most _Magic_ tournaments", "Most Magic tournaments"),  # italic markup
-        ("two  spaces\nand a break", "two spaces and a break"),  # white space
-        ("no\u00a0break", "no break"),  # no-break space
-    ],
-)
-def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
-    assert key(old) == key(new)
-    assert same_wording(old, new)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("Alternative costs are always optional.", "Alternative costs are generally optional."),
-        ("nontoken creature", "non token creature"),
-        ("gets +1/+1", "gets -1/-1"),
-        ("snake_case stays", "snakecase stays"),
-        ("Flying", "flying"),
-    ],
-)
-def test_wording_changes_are_not_typography(old: str, new: str) -> None:
-    assert not same_wording(old, new)
 
 
 # storing --------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The labelled lineage steps (tests/fixtures/lineage/) and how an alignment is scored
-against them; shared by tests/test_lineage_labels.py and bench/lineage.py.
+against them; shared by tests/ingest/test_lineage_labels.py and bench/lineage.py.
 
 A step names a record of one edition (`ask` = "old") or of the next (`ask` = "new") and
 says, from a reading of the raw texts, which record on the other side continues it
@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align import Alignment, Item
 from rules_kb.ingest.lineage import Kind, status
+from tests.conftest import FIXTURES
 
 if TYPE_CHECKING:
     from rules_kb.read.history import Lineage
 
-FOLDER = Path(__file__).parent / "fixtures" / "lineage"
+FOLDER = FIXTURES / "lineage"
 STATUSES = frozenset(
     {"same", "typography", "changed", "moved", "moved_changed", "added", "removed", "split",
      "merged"}

@@ -33,9 +33,8 @@ from rules_kb.ingest.parse import (
     edition,
     effective_date,
 )
-from tests.conftest import SHARED, edition_files
+from tests.conftest import FIXTURES, SHARED, edition_files
 
-FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = ["modern", "wrapped1999", "wrapped2003"]
 EDITIONS = edition_files()
 

@@ -14,7 +14,7 @@ from rules_kb.errors import UnknownRule
 from rules_kb.read.diff import Library
 from rules_kb.read.history import Lineage
 from rules_kb.read.query import Reader
-from tests.lineage_labels import Said, Step, chains, said, score, steps, stored_segments
+from tests.ingest.lineage_labels import Said, Step, chains, said, score, steps, stored_segments
 
 #: Floors under today's scores (bench/lineage.py prints them): a regression fails.
 FLOORS = {
@@ -78,7 +78,7 @@ CHAINS_KNOWN_WRONG = {
 def test_the_historians_chains_reach_back_as_the_raw_texts_show(
     all_editions_db: Path, chain: object
 ) -> None:
-    from tests.lineage_labels import Chain
+    from tests.ingest.lineage_labels import Chain
 
     assert isinstance(chain, Chain)
     reader = Reader(all_editions_db)

@@ -17,9 +17,9 @@ from typing import IO, Any
 import pytest
 
 from rules_kb.mcp.start import HANDSHAKE_VERSIONS, early_answer
-from tests.conftest import ok_cli
+from tests.conftest import FIXTURES, ok_cli
 
-FIXTURE = Path(__file__).parent / "fixtures" / "modern.txt"
+FIXTURE = FIXTURES / "modern.txt"
 SDK_ONLY = "import sys, rules_kb; from rules_kb.mcp.server import server; server(rules_kb.open(sys.argv[1])).run('stdio')"  # noqa: E501
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import rules_kb
 from rules_kb.read.cite import find
-from tests.conftest import run_cli
+from tests.conftest import FIXTURES, run_cli
 
-DOCUMENT = Path(__file__).parent / "fixtures" / "cite" / "quotes-2010.md"
+DOCUMENT = FIXTURES / "cite" / "quotes-2010.md"
 
 #: (line, number, quote status) of every citation, read off the document by hand.
 EXPECTED = [

@@ -16,9 +16,8 @@ from typer.testing import CliRunner
 from rules_kb.cli import app
 from rules_kb.errors import BadCatalogue
 from rules_kb.ingest import catalogue, fetch
-from tests.conftest import SHARED, edition_files, run_cli
+from tests.conftest import ROOT, SHARED, edition_files, run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = catalogue.load().entries
 
 

@@ -29,10 +29,7 @@ import rules_kb
 from rules_kb.site import folder, markup, searchindex
 from rules_kb.site.build import search_documents
 from rules_kb.site.places import EditionPlaces
-from tests.conftest import SHARED, ok_cli, run_cli
-
-ROOT = Path(__file__).resolve().parents[1]
-
+from tests.conftest import ROOT, SHARED, ok_cli, run_cli
 
 BRO = "2022-11-18"
 SHOTS = Path(os.environ.get("RULES_KB_SCREENSHOTS", ROOT / "bench" / "out" / "screenshots"))
@@ -459,7 +456,7 @@ def test_search_index_tokens() -> None:
 # in a real browser -------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # (its event loop must not outlive the module)
 def browser() -> Iterator[Any]:
     chromium = shutil.which("chromium")
     if chromium is None:

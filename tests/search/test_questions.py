@@ -16,10 +16,10 @@ import pytest
 
 from rules_kb.search import questions
 from rules_kb.search.engine import read_query
-from tests.conftest import ok_cli
+from tests.conftest import FIXTURES, ROOT, ok_cli
 
-QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
-VOCABULARY = Path(__file__).parent.parent / "data" / "vocabulary.toml"
+QUESTIONS = FIXTURES / "questions.toml"
+VOCABULARY = ROOT / "data" / "vocabulary.toml"
 LATEST = "2026-08-07"
 
 # reading a query: plain language is never syntax ------------------------------------------

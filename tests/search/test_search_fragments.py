@@ -20,9 +20,9 @@ import pytest
 
 from rules_kb.errors import BadSearchQuery
 from rules_kb.search import engine as core
-from tests.test_search import conn, full_db, index, search_json
+from tests.search.test_search import conn, full_db, index, search_json
 
-__all__ = ["conn", "full_db", "index"]  # fixtures, shared with tests/test_search.py
+__all__ = ["conn", "full_db", "index"]  # fixtures, shared with tests/search/test_search.py
 
 SEPARATOR = f" {core.ELLIPSIS} "
 _WORD_CHAR = re.compile(r"\w")

@@ -1,4 +1,4 @@
-"""What a one-byte mutant of an edition changed: shared by tests/test_fuzz.py and
+"""What a one-byte mutant of an edition changed: shared by tests/ingest/test_fuzz.py and
 bench/hostile.py, which count the same things."""
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ import pytest
 
 from rules_kb.search import engine as core
 from rules_kb.search import index as search_index
-from tests.conftest import SHARED, ok_cli, run_cli
+from tests.conftest import FIXTURES, SHARED, ok_cli, run_cli
 
-RELEVANCE = Path(__file__).parent / "fixtures" / "relevance.toml"
+RELEVANCE = FIXTURES / "relevance.toml"
 LATEST = "2026-08-07"
 MANA_BURN_REMOVED = "2009-07-11"
 
@@ -444,7 +444,7 @@ def test_show_falls_back_to_search(full_db: Path) -> None:
     found = json.loads(
         ok("show", "what happens when a player concedes", "--db", full_db, "--json").stdout
     )
-    # a question gets the rules that answer it (tests/test_questions.py has the rest)
+    # a question gets the rules that answer it (tests/search/test_questions.py has the rest)
     assert found["type"] == "answer" and found["query"] == "what happens when a player concedes"
     assert "104.3a" in [answer["number"] for answer in found["answers"][:3]]
     found = json.loads(ok("show", "unused mana phase ends", "--db", full_db, "--json").stdout)
@@ -671,7 +671,7 @@ def test_an_index_of_the_older_format_is_rebuilt(tmp_path: Path) -> None:
 
 def _fixture_db(tmp_path: Path) -> Path:
     path = tmp_path / "fixture.db"
-    ok("ingest", Path(__file__).parent / "fixtures" / "modern.txt", "--db", path, "--json")
+    ok("ingest", FIXTURES / "modern.txt", "--db", path, "--json")
     return path
 
 

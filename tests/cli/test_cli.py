@@ -16,9 +16,16 @@ import pytest
 from typer.testing import Result
 
 from rules_kb.cli import app
-from tests.conftest import SHARED, dump_database, edition_files, ok_cli, run_cli, variant_files
+from tests.conftest import (
+    ROOT,
+    SHARED,
+    dump_database,
+    edition_files,
+    ok_cli,
+    run_cli,
+    variant_files,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
 OLDEST = "1999-04-23"
 SMALL = SHARED / f"{OLDEST}.txt"
 

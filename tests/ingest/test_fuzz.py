@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +20,9 @@ from hypothesis import strategies as st
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest import pipeline
 from rules_kb.ingest.models import Edition
-from tests.conftest import SHARED
-from tests.mutants import changed, masked_warnings, records
+from tests.conftest import FIXTURES, SHARED
+from tests.ingest.mutants import changed, masked_warnings, records
 
-FIXTURES = Path(__file__).parent / "fixtures"
 BOMS = [b"", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE]
 #: One edition of each kind of file: UTF-8, UTF-8 with a BOM, cp1252, UTF-16 BE, and
 #: the hard-wrapped ASCII of 1999.

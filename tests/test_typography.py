@@ -1,0 +1,44 @@
+"""Typography folded for comparison (rules_kb/typography.py): one case per class folded,
+and wording changes that are never typography."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_kb.typography import key, same_wording
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("the player's turn", "the player’s turn"),  # apostrophe
+        ('called "enchanted."', "called “enchanted.”"),  # double quotes
+        ("see rules 603.7d-f", "see rules 603.7d–f"),  # en dash
+        ("permanent -- see below", "permanent—see below"),  # double hyphen, em dash, spaces
+        ("a player?s life", "a player’s life"),  # "?" a damaged copy left for a quote
+        ("a \ufffd b", "a - b"),  # a replacement character for a dash
+        ("Magic: The Gathering(tm)", "Magic: The Gathering™"),  # trademark spelled out
+        ("Magic: The Gathering™ rules", "Magic: The Gathering rules"),  # sign dropped
+        ("and so on...", "and so on…"),  # ellipsis
+        ("Most _Magic_ tournaments", "Most Magic tournaments"),  # italic markup
+        ("two  spaces\nand a break", "two spaces and a break"),  # white space
+        ("no\u00a0break", "no break"),  # no-break space
+    ],
+)
+def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
+    assert key(old) == key(new)
+    assert same_wording(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Alternative costs are always optional.", "Alternative costs are generally optional."),
+        ("nontoken creature", "non token creature"),
+        ("gets +1/+1", "gets -1/-1"),
+        ("snake_case stays", "snakecase stays"),
+        ("Flying", "flying"),
+    ],
+)
+def test_wording_changes_are_not_typography(old: str, new: str) -> None:
+    assert not same_wording(old, new)
