@@ -32,7 +32,7 @@ from pydantic import Field, ValidationError
 
 from rules_kb.controls import visible
 from rules_kb.errors import RulesKbError
-from rules_kb.mcp.start import INSTRUCTIONS, MAX_ANSWER, NAME
+from rules_kb.mcp import INSTRUCTIONS, MAX_ANSWER, NAME
 from rules_kb.records import Answer, GlossaryRecord, RuleRecord
 
 if TYPE_CHECKING:

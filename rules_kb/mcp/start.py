@@ -23,23 +23,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rules_kb.mcp import INSTRUCTIONS, NAME
+
 #: The protocol versions of the `initialize` handshake that the SDK answers by echoing
 #: them (`mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS`); others go to the SDK.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 #: The longest first message read before the SDK loads, in bytes.
 FIRST_MESSAGE_LIMIT = 1 << 20
-#: The server's name in the handshake.
-NAME = "rules-kb"
-#: The longest answer, in characters; a longer one is given a page at a time.
-MAX_ANSWER = 40_000
-
-INSTRUCTIONS = (
-    "Every edition of the Magic: The Gathering Comprehensive Rules, 1999 to today. Quote"
-    " rules with their number and the edition each answer names; pass `edition` (a date,"
-    " 'latest', or a set code such as BRO) to answer for the rules in force at another time."
-    f" An answer longer than {MAX_ANSWER:,} characters comes in pages: it says which `page`"
-    " to ask for next."
-)
 
 
 def early_answer(message: bytes) -> dict[str, Any] | None:
