@@ -445,6 +445,17 @@ def _fuzzy(
                 [old[i].key for i in group.old], [new[j].key for j in group.new]
             )
             similarity = np.maximum(similarity, NAME_WEIGHT * names)
+            # An "(Obsolete)" stub names a term the rules no longer use: it goes on under
+            # its own name (the note dropped, "(Informal)", a hyphen) or as another stub
+            # ("Landhome" -> "Islandhome (Obsolete)"), never as a term in use under another
+            # name ("Phase Ability (Obsolete)" is not "Characteristic-Setting Ability").
+            for row, i in enumerate(group.old):
+                if _OBSOLETE in old[i].key.lower():
+                    own = heading_names(old[i].key)
+                    for col, j in enumerate(group.new):
+                        key_ = new[j].key
+                        if _OBSOLETE not in key_.lower() and not own & heading_names(key_):
+                            similarity[row, col] = 0.0
         kept = ~np.array([old[i].text_id in titles for i in group.old])[:, None]
         draft = dict(pairs)
         _assign(old, new, group, similarity, kept, draft, texts)

@@ -125,7 +125,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m008."""
+    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m009."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -244,22 +244,29 @@ def m005_declared(db: Database, _progress: Progress) -> None:
 def m006_splits(_db: Database, _progress: Progress) -> None:
     """Splits, merges and "(Obsolete)" stubs recorded (statuses `split` and `merged`),
     identity decided by content before a kept number, a heading that differs only in
-    typography `typography`: the editions are aligned again by m008, which does all of
+    typography `typography`: the editions are aligned again by m009, which does all of
     this too (so an older database is aligned once, not twice)."""
 
 
 @migration
 def m007_copies(_db: Database, _progress: Progress) -> None:
     """A rule printed twice word for word, whose second copy goes, `merged` into the copy
-    that stays instead of `removed`: the editions are aligned again by m008."""
+    that stays instead of `removed`: the editions are aligned again by m009."""
 
 
 @migration
-def m008_pointers(db: Database, progress: Progress) -> None:
+def m008_pointers(_db: Database, _progress: Progress) -> None:
+    """A record renumbered or renamed whose only other difference is its closing
+    cross-reference ('See rule 901, "Planechase."') `moved` instead of `moved_changed`:
+    the editions are aligned again by m009."""
+
+
+@migration
+def m009_stubs(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006's splits,
-    merges, stubs and content first, m007's copies), and now a record renumbered or
-    renamed whose only other difference is its closing cross-reference ('See rule 901,
-    "Planechase."') `moved` instead of `moved_changed`."""
+    merges, stubs and content first, m007's copies, m008's pointers), and now an
+    "(Obsolete)" stub never continued in a term in use under another name ("Phase Ability
+    (Obsolete)" is removed in 2003-07-01, not "Characteristic-Setting Ability")."""
     _realign(db, progress)
 
 
@@ -272,7 +279,7 @@ def _realign(db: Database, progress: Progress) -> None:
     lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
-# Further migrations go here, numbered in order (m009_...).
+# Further migrations go here, numbered in order (m010_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

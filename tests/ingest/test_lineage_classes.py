@@ -190,6 +190,40 @@ def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     assert keys(alignment, old, new, "split") == {("In Play", "In Play (Obsolete)")}
 
 
+def test_an_obsolete_stub_goes_on_only_under_its_own_name_or_as_a_stub() -> None:
+    old: list[Row] = [
+        (
+            "Quick Move (Obsolete)",
+            "glossary",
+            None,
+            "An older term for a move a keeper may make at any time. See Swift Move.",
+        ),
+        (
+            "Hidden Board (Obsolete)",
+            "glossary",
+            None,
+            "An older term for the board a keeper last saw before it left the match.",
+        ),
+        ("Landhold (Obsolete)", "glossary", None, "An older term for a keeper's home row."),
+        ("Huddle (Obsolete)", "glossary", None, "An older term for a meeting of keepers."),
+    ]
+    new: list[Row] = [
+        ("Swift-Setting Move", "glossary", None, "A move a keeper may make at any time that "
+         "sets a piece's value."),
+        ("Last Seen Board", "glossary", None, "The board a keeper last saw before it left "
+         "the match, used to judge its pieces."),
+        ("Homerow (Obsolete)", "glossary", None, "An older term for a keeper's home row."),
+        ("Huddle (Informal)", "glossary", None, "An informal term for a meeting of keepers."),
+    ]  # fmt: skip
+    _, mapping = aligned(old, new)
+    # Another term in use is never a stub's continuation, however alike their words.
+    assert "Quick Move (Obsolete)" not in mapping
+    assert "Hidden Board (Obsolete)" not in mapping
+    # Its own name under another note, or another stub, is.
+    assert mapping["Huddle (Obsolete)"] == "Huddle (Informal)"
+    assert mapping["Landhold (Obsolete)"] == "Homerow (Obsolete)"
+
+
 def test_typography_is_never_a_change() -> None:
     texts = {1: "A piece's owner can't move it.", 2: "A piece’s owner can’t move it."}
     assert status("101.1", (1,), "101.1", (2,), lambda ids: texts) == "typography"
