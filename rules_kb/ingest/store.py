@@ -125,7 +125,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m009."""
+    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m010."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -244,29 +244,37 @@ def m005_declared(db: Database, _progress: Progress) -> None:
 def m006_splits(_db: Database, _progress: Progress) -> None:
     """Splits, merges and "(Obsolete)" stubs recorded (statuses `split` and `merged`),
     identity decided by content before a kept number, a heading that differs only in
-    typography `typography`: the editions are aligned again by m009, which does all of
+    typography `typography`: the editions are aligned again by m010, which does all of
     this too (so an older database is aligned once, not twice)."""
 
 
 @migration
 def m007_copies(_db: Database, _progress: Progress) -> None:
     """A rule printed twice word for word, whose second copy goes, `merged` into the copy
-    that stays instead of `removed`: the editions are aligned again by m009."""
+    that stays instead of `removed`: the editions are aligned again by m010."""
 
 
 @migration
 def m008_pointers(_db: Database, _progress: Progress) -> None:
     """A record renumbered or renamed whose only other difference is its closing
     cross-reference ('See rule 901, "Planechase."') `moved` instead of `moved_changed`:
-    the editions are aligned again by m009."""
+    the editions are aligned again by m010."""
 
 
 @migration
-def m009_stubs(db: Database, progress: Progress) -> None:
+def m009_stubs(_db: Database, _progress: Progress) -> None:
+    """An "(Obsolete)" stub never continued in a term in use under another name ("Phase
+    Ability (Obsolete)" is removed in 2003-07-01, not "Characteristic-Setting Ability"):
+    the editions are aligned again by m010."""
+
+
+@migration
+def m010_carried(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006's splits,
-    merges, stubs and content first, m007's copies, m008's pointers), and now an
-    "(Obsolete)" stub never continued in a term in use under another name ("Phase Ability
-    (Obsolete)" is removed in 2003-07-01, not "Characteristic-Setting Ability")."""
+    merges, stubs and content first, m007's copies, m008's pointers, m009's stubs), and
+    now a rule whose sentences went on under another number, while a new rule took its
+    own, paired with the rule that carries them (201.3a of 2017-01-20 is 201.3b of
+    2017-04-28)."""
     _realign(db, progress)
 
 
@@ -279,7 +287,7 @@ def _realign(db: Database, progress: Progress) -> None:
     lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
-# Further migrations go here, numbered in order (m010_...).
+# Further migrations go here, numbered in order (m011_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

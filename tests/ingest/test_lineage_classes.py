@@ -288,3 +288,31 @@ def test_a_bare_number_is_a_citation_only_where_it_reads_as_one(text: str) -> No
 
     cited = [item.number for item in find(text)]
     assert cited == ([] if text in NOT_CITATIONS else ["702.17"])
+
+
+def test_a_kept_number_does_not_outweigh_the_rule_whose_sentences_moved_on() -> None:
+    twin = (
+        "If a keeper wants to name a twin piece, the keeper must name one of its halves,"
+        " but not both."
+    )
+    flip = "If a keeper wants to name a flipped piece's other name, the keeper may do so."
+    told = "If a keeper is told to name a piece with certain traits,"
+    old: list[Row] = [
+        ("301.3", "rule", "301", "Naming pieces."),
+        ("301.3a", "subrule", "301.3", twin),
+        ("301.3b", "subrule", "301.3", flip),
+    ]
+    new: list[Row] = [
+        ("301.3", "rule", "301", "Naming pieces."),
+        # A new rule takes the number 301.3a, with many of the old one's words.
+        ("301.3a", "subrule", "301.3", f"{told} the keeper must name a piece whose text has "
+         "those traits, one of its halves."),
+        ("301.3b", "subrule", "301.3", f"{twin} {told} use only the traits of that half to "
+         "decide whether its name can be named."),
+        ("301.3c", "subrule", "301.3", f"{flip} {told} use the other traits to decide whether "
+         "it can be named."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["301.3a"] == "301.3b"
+    assert mapping["301.3b"] == "301.3c"
+    assert [new[j][0] for j in alignment.added] == ["301.3a"]
