@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from rules_kb.records.history import History
     from rules_kb.records.search import Kind, Results
 
-__all__ = ["KnowledgeBase", "default_path", "open"]
+__all__ = ["KnowledgeBase", "default_path", "expand", "open"]
 
 #: How many editions' reference resolvers a KnowledgeBase keeps (about 10 ms to make one):
 #: a long-lived server asked about every edition does not hold all 134.
@@ -312,19 +312,26 @@ class KnowledgeBase:
         from rules_kb import bounds
         from rules_kb.ingest.models import is_number
         from rules_kb.records import RuleRecord, Shown
-        from rules_kb.search.engine import read_query
 
         bounds.query(query)
 
         if is_number(query):
             return Shown("rule", self.rule(query, edition))
-        if read_query(query)[1]:
+        if self.is_question(query):
             return Shown("answer", self.answer(query, edition, limit=limit or ANSWERS))
         try:
             found = self.define(query, edition)
         except UnknownTerm:
             return Shown("search", self.search(query, edition, limit=limit or 10))
         return Shown("rule" if isinstance(found, RuleRecord) else "glossary", found)
+
+    def is_question(self, text: str) -> bool:
+        """Whether `text` reads as a plain-language question ("does deathtouch work with
+        trample?"), which `show` answers with the rules that answer it, rather than as
+        words or syntax to search for."""
+        from rules_kb.search.engine import read_query
+
+        return bool(read_query(text)[1])
 
     def answer(self, question: str, edition: str = "latest", *, limit: int = ANSWERS) -> Answer:
         """The few rules that answer a plain-language question, with the terms it named

@@ -45,7 +45,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from rules_kb.ingest.models import glossary_names, is_title
+from rules_kb.ingest.models import glossary_names
+from rules_kb.records.core import is_title
 from rules_kb.typography import fold, key
 
 if TYPE_CHECKING:

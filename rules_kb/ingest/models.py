@@ -36,16 +36,6 @@ _NUMERIC = re.compile(
 )
 
 
-#: A text this long or shorter that does not end like a sentence is a title or a name.
-TITLE_LENGTH = 60
-
-
-def is_title(text: str) -> bool:
-    """A heading's title or a name ("Trample", "Game Concepts"), not a sentence (one that
-    ends in a full stop, or in a colon before a list: "There are five special actions:")."""
-    return len(text) <= TITLE_LENGTH and not text.rstrip().endswith((".", ":"))
-
-
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One numbered node of the rules tree: a section, chapter, rule or subrule."""

@@ -237,9 +237,7 @@ def definition_text(record: GlossaryRecord | RuleRecord) -> str:
 
 def found_text(kb: KnowledgeBase, query: str, edition: str, limit: int) -> str:
     """A question's answer (see :func:`answer_text`), else the search's hits."""
-    from rules_kb.search.engine import read_query
-
-    if read_query(query)[1]:
+    if kb.is_question(query):
         return answer_text(kb.answer(query, edition, limit=min(limit, MAX_ANSWERS)))
     return search_text(kb.search(query, edition, limit=limit))
 

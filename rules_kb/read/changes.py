@@ -8,12 +8,11 @@ renumberings, or a glossary entry followed through its renames.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.read.diff import Library, diff
-from rules_kb.records.changes import Changes, EditionChanges
+from rules_kb.records.changes import Changes, EditionChanges, chapters, in_rule
 from rules_kb.records.diff import Change
 
 if TYPE_CHECKING:
@@ -68,55 +67,12 @@ def changes(
     return Changes(since, until, tuple(found), scope)
 
 
-def chapters(change: Change) -> set[str]:
-    """Where a rule change stands, on either side: the chapter of each of its numbers
-    ("702"), or the section itself for a section's heading ("7"); none for the glossary."""
-    if change.kind == "glossary":
-        return set()
-    return {key.split(".", 1)[0] for key in (change.old_key, change.new_key) if key}
-
-
 def _in_chapter(change: Change, chapter: str) -> bool:
     """Whether a rule change is in a chapter ("702") or a section ("7") on either side."""
     return any(found[: len(chapter)] == chapter for found in chapters(change))
-
-
-def in_rule(change: Change, old: str | None, new: str | None) -> bool:
-    """Whether a change is of the rule (or one of its subrules) numbered `old` before and
-    `new` after."""
-
-    def under(key: str | None, number: str | None) -> bool:
-        return (
-            key is not None
-            and number is not None
-            and (key == number or (key.startswith(number) and key[len(number) :].isalpha()))
-        )
-
-    return under(change.old_key, old) or under(change.new_key, new)
 
 
 def _counterpart(lineage: Lineage, kind: str, key: str, edition: str, day: str) -> str | None:
     """The number (or term) in `day` of the record `key` of `edition`, or None."""
     found = lineage.where("rule" if kind == "rule" else "glossary", key, edition, day)
     return found.now
-
-
-#: Keyword rules: the keyword actions (701.N) and keyword abilities (702.N).
-KEYWORD_RULE = re.compile(r"70[12]\.\d+")
-
-
-def rule_of(key: str) -> str:
-    """The rule a rule number belongs to: 702.19b -> 702.19 (702.19 stays)."""
-    return key.rstrip("abcdefghijklmnopqrstuvwxyz")
-
-
-def by_rule(edition: EditionChanges) -> dict[str, list[Change]]:
-    """An edition's rule changes by the rule they belong to, on either side (a change
-    from 502.9b to 702.19b is under both 502.9 and 702.19): `in_rule` as a lookup."""
-    found: dict[str, list[Change]] = {}
-    for change in edition.changes:
-        if change.kind == "glossary":
-            continue
-        for rule in {rule_of(key) for key in (change.old_key, change.new_key) if key}:
-            found.setdefault(rule, []).append(change)
-    return found

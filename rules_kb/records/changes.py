@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,3 +48,46 @@ class Changes:
     def count(self) -> int:
         """How many changes the span holds."""
         return sum(len(edition.changes) for edition in self.editions)
+
+
+def chapters(change: Change) -> set[str]:
+    """Where a rule change stands, on either side: the chapter of each of its numbers
+    ("702"), or the section itself for a section's heading ("7"); none for the glossary."""
+    if change.kind == "glossary":
+        return set()
+    return {key.split(".", 1)[0] for key in (change.old_key, change.new_key) if key}
+
+
+def in_rule(change: Change, old: str | None, new: str | None) -> bool:
+    """Whether a change is of the rule (or one of its subrules) numbered `old` before and
+    `new` after."""
+
+    def under(key: str | None, number: str | None) -> bool:
+        return (
+            key is not None
+            and number is not None
+            and (key == number or (key.startswith(number) and key[len(number) :].isalpha()))
+        )
+
+    return under(change.old_key, old) or under(change.new_key, new)
+
+
+#: Keyword rules: the keyword actions (701.N) and keyword abilities (702.N).
+KEYWORD_RULE = re.compile(r"70[12]\.\d+")
+
+
+def rule_of(key: str) -> str:
+    """The rule a rule number belongs to: 702.19b -> 702.19 (702.19 stays)."""
+    return key.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def by_rule(edition: EditionChanges) -> dict[str, list[Change]]:
+    """An edition's rule changes by the rule they belong to, on either side (a change
+    from 502.9b to 702.19b is under both 502.9 and 702.19): `in_rule` as a lookup."""
+    found: dict[str, list[Change]] = {}
+    for change in edition.changes:
+        if change.kind == "glossary":
+            continue
+        for rule in {rule_of(key) for key in (change.old_key, change.new_key) if key}:
+            found.setdefault(rule, []).append(change)
+    return found

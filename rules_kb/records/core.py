@@ -585,3 +585,13 @@ class Redirect:
     """The first edition without the rule, when it was removed."""
     introduced_in: str | None = None
     """When the rule came later than the edition asked about."""
+
+
+#: A text this long or shorter that does not end like a sentence is a title or a name.
+TITLE_LENGTH = 60
+
+
+def is_title(text: str) -> bool:
+    """A heading's title or a name ("Trample", "Game Concepts"), not a sentence (one that
+    ends in a full stop, or in a colon before a list: "There are five special actions:")."""
+    return len(text) <= TITLE_LENGTH and not text.rstrip().endswith((".", ":"))

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from rules_kb.ingest.models import TITLE_LENGTH, glossary_names, is_title
+from rules_kb.ingest.models import glossary_names
+from rules_kb.records.core import TITLE_LENGTH, is_title
 from rules_kb.search.questions import (
     QUESTION_WORDS,
     Entry,

@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
-from rules_kb.ingest.models import is_title
 from rules_kb.ingest.readonly import texts as read_texts
+from rules_kb.records.core import is_title
 from rules_kb.records.search import Filters as Filters
 from rules_kb.records.search import Hit as Hit
 from rules_kb.records.search import Match, Recognition

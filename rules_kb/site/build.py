@@ -22,11 +22,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.ingest.models import is_title
 from rules_kb.progress import Progress, silent
-from rules_kb.read.changes import KEYWORD_RULE, by_rule, chapters, in_rule
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
-from rules_kb.records.changes import EditionChanges
+from rules_kb.records.changes import KEYWORD_RULE, EditionChanges, by_rule, chapters, in_rule
+from rules_kb.records.core import is_title
 from rules_kb.site import folder, pages, searchindex
 from rules_kb.site import places as at
 from rules_kb.site.places import EditionPlaces
@@ -333,7 +332,7 @@ class Generator:
     def feeds(self, changed: Sequence[EditionChanges]) -> None:
         """Atom feeds of the real changes: every edition, each chapter's editions, and each
         keyword rule's."""
-        from rules_kb.read.feeds import atom
+        from rules_kb.records.feeds import atom
 
         def link(page: str) -> Callable[[EditionChanges], str]:
             def to(edition: EditionChanges) -> str:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from rules_kb.ingest.models import is_title
 from rules_kb.records import (
     Contents,
     EditionRecord,
@@ -23,6 +22,7 @@ from rules_kb.records import (
     Redirect,
     RuleRecord,
 )
+from rules_kb.records.core import is_title
 from rules_kb.site import places as at
 from rules_kb.site.markup import linked, plain, words
 from rules_kb.site.metadata import Metadata

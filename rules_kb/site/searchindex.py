@@ -165,7 +165,7 @@ def script(index: dict[str, Any], edition: str) -> str:
 def asking_words() -> list[str]:
     """The words of a question that a query leaves out unless nothing else is left
     (rules_kb.search.questions.QUESTION_WORDS as the site's tokens: "doesn't" is "doesn")."""
-    from rules_kb.search.questions import QUESTION_WORDS
+    from rules_kb.search.questions import QUESTION_WORDS  # (the site's search mirrors them)
 
     found = {
         token

@@ -143,7 +143,7 @@ def changes(
         _write_json(found.as_json(), None)
         return
     if atom:
-        from rules_kb.read.feeds import atom as feed
+        from rules_kb.records.feeds import atom as feed
         from rules_kb.site.places import diff_page
 
         base = base_url.rstrip("/") + "/" if base_url else ""

@@ -49,9 +49,9 @@ def ingest(
     settings: Settings,
 ) -> None:
     """Read CR text files into the database, one edition per file, then index them."""
+    from rules_kb.api import expand
     from rules_kb.cli.output import error
     from rules_kb.cli.render.ingest import printed
-    from rules_kb.ingest.session import expand
 
     files = list(expand(paths))
     if not files:

@@ -93,7 +93,7 @@ def update(
     """Download the current Comprehensive Rules from the official rules page and ingest them."""
     from rules_kb.cli.render import ingest as render
     from rules_kb.cli.render.update import download_progress
-    from rules_kb.ingest import fetch
+    from rules_kb.ingest import fetch  # (its download policy: the one stage a face builds)
 
     policy = fetch.Policy(timeout=timeout, retries=retries, backoff=backoff, deadline=deadline)
     with download_progress(quiet=json_out) as progress, fewer_collections():
