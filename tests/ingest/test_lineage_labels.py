@@ -18,11 +18,12 @@ from tests.ingest.lineage_labels import Said, Step, chains, said, score, steps, 
 
 #: Floors under today's scores (bench/lineage.py prints them): a regression fails.
 FLOORS = {
-    "all": (0.95, 0.92),
+    "all": (0.96, 0.93),
     "ordinary": (0.99, 0.99),
     "renumbering": (0.99, 0.97),
-    "glossary": (0.92, 0.92),
+    "glossary": (0.97, 0.95),
     "split_merge": (0.92, 0.86),
+    "added_removed": (0.70, 0.55),
 }
 
 
