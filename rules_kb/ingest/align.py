@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -426,7 +426,7 @@ def _fuzzy(
     new: Sequence[Item],
     pairs: dict[int, int],
     left: _Left,
-    texts: Mapping[int, str],
+    texts: _Normalised,
     titles: Container[int],
 ) -> None:
     """Assign the leftovers level by level. A level is assigned twice: the first round's
@@ -451,11 +451,10 @@ def _fuzzy(
             # ("Landhome" -> "Islandhome (Obsolete)"), never as a term in use under another
             # name ("Phase Ability (Obsolete)" is not "Characteristic-Setting Ability").
             for row, i in enumerate(group.old):
-                if _OBSOLETE in old[i].key.lower():
+                if _is_stub(old[i].key):
                     own = heading_names(old[i].key)
                     for col, j in enumerate(group.new):
-                        key_ = new[j].key
-                        if _OBSOLETE not in key_.lower() and not own & heading_names(key_):
+                        if not _is_stub(new[j].key) and not own & heading_names(new[j].key):
                             similarity[row, col] = 0.0
         kept = ~np.array([old[i].text_id in titles for i in group.old])[:, None]
         if level != GLOSSARY:
@@ -477,7 +476,7 @@ def _carried(
     new: Sequence[Item],
     group: _Left,
     similarity: NDArray[np.float32],
-    texts: Mapping[int, str],
+    texts: _Normalised,
 ) -> NDArray[np.float32]:
     """For each plausible pair of a group, the share of the old text's words that stand in
     sentences the new text carries almost word for word: a rule whose sentences went on
@@ -488,17 +487,18 @@ def _carried(
     import numpy as np
     from rapidfuzz import fuzz
 
-    raw = getattr(texts, "raw", texts)
     found = np.zeros_like(similarity)
     numbers = {item.key for item in new}
+    # No kept number to outweigh: likeness decides, as elsewhere.
+    plausible = similarity >= ACCEPT_FOLLOW
+    plausible[[old[i].key not in numbers for i in group.old]] = False
 
-    def sentences(text_id: int) -> list[str]:
-        parts = (normalise(part) for part in _SENTENCE.split(raw[text_id]))
-        return [part for part in parts if len(part.split()) > CARRIED_WORDS]
+    @cache
+    def sentences(text_id: int) -> tuple[str, ...]:
+        parts = (normalise(part) for part in _SENTENCE.split(texts.raw[text_id]))
+        return tuple(part for part in parts if len(part.split()) > CARRIED_WORDS)
 
-    for row, col in np.argwhere(similarity >= ACCEPT_FOLLOW).tolist():
-        if old[group.old[row]].key not in numbers:
-            continue  # no kept number to outweigh: likeness decides, as elsewhere
+    for row, col in np.argwhere(plausible).tolist():
         mine = sentences(old[group.old[row]].text_id)
         if not mine:
             continue
@@ -873,15 +873,13 @@ def _stubs(
     entry carrying the old definition continues it, and the stub was split off it.
     Returns the stubs (new index -> old index)."""
     group = reworded.of(old, new, GLOSSARY)
-    new_stubs = {j for j in group.new if _OBSOLETE in new[j].key.lower()}
+    new_stubs = {j for j in group.new if _is_stub(new[j].key)}
     if not new_stubs:
         return {}
-    stubs = {
-        i: j for i, j in pairs.items() if j in new_stubs and _OBSOLETE not in old[i].key.lower()
-    }
+    stubs = {i: j for i, j in pairs.items() if j in new_stubs and not _is_stub(old[i].key)}
     if not stubs:
         return {}
-    candidates = [j for j in group.new if _OBSOLETE not in new[j].key.lower()]
+    candidates = [j for j in group.new if not _is_stub(new[j].key)]
     if not candidates:
         return {}
     olds = list(stubs)
@@ -910,6 +908,13 @@ def _stubs(
 
 
 _OBSOLETE = "(obsolete)"
+
+
+def _is_stub(term: str) -> bool:
+    """Whether a glossary heading is an "(Obsolete)" stub (any case)."""
+    return _OBSOLETE in term.lower()
+
+
 STUB_ACCEPT = 0.5
 """Likeness of definitions at which an entry continues one whose name went to a stub."""
 STUB_MARGIN = 0.1
