@@ -23,6 +23,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import NamedTuple
 
 from rules_kb.ingest.models import glossary_names
@@ -65,6 +66,11 @@ BROAD_LIFT = 1.0
 EXPANSION = 0.5
 #: How much being cited by other rules counts.
 CITED = 1.9
+#: How much sharing the question's pairs of adjacent words counts ("a library with no
+#: cards in it"), reaching its whole weight at PAIRS of them: the words of a rule as a
+#: judge quotes it, function words included.
+PHRASE = 0.3
+PAIRS = 4
 #: Subrules of one rule among the first answers, before other rules have had their turn.
 PER_RULE = 2
 #: The index finds candidates by at most RETRIEVE of a question's words, the rarest first,
@@ -126,6 +132,8 @@ class Book:
     """Stems of the texts ranked so far, by text id."""
     analyse: Callable[[str], list[str]] | None = None
     """The index's analyser."""
+    paired: dict[int, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    """Pairs of adjacent words of the texts ranked so far, by text id."""
 
     def stems(self, text_id: int, text: str) -> list[str]:
         """A text's stems, analysed once per process."""
@@ -134,6 +142,31 @@ class Book:
             assert self.analyse is not None
             found = self.analysed[text_id] = self.analyse(text)
         return found
+
+    def pairs(self, text_id: int, text: str) -> frozenset[tuple[str, str]]:
+        """A text's pairs of adjacent words (see :func:`word_pairs`), read once per process."""
+        found = self.paired.get(text_id)
+        if found is None:
+            found = self.paired[text_id] = word_pairs(text)
+        return found
+
+
+def word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """The pairs of adjacent words of a text, lower case, a plural "s" dropped, but for
+    pairs of two question words ("does it"): "no cards in it" -> (no, card), (card, in)."""
+    found = [_singular(token) for token in tokens(text) if token not in _ARTICLES]
+    return frozenset(
+        (first, second)
+        for first, second in pairwise(found)
+        if first not in QUESTION_WORDS or second not in QUESTION_WORDS
+    )
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _singular(token: str) -> str:
+    return token[:-1] if len(token) > 3 and token.endswith("s") and token[-2] != "s" else token
 
 
 def read_book(
@@ -310,6 +343,8 @@ class Evidence(NamedTuple):
     cited: float = 0.0
     """How often the edition's other rules cite it, 0 to 1 (a log scale): the rules other
     rules lean on answer more questions."""
+    pairs: float = 0.0
+    """How many of the question's pairs of adjacent words it has, 0 to 1 (1 at PAIRS)."""
 
 
 def combine(evidence: Evidence) -> float:
@@ -325,6 +360,7 @@ def combine(evidence: Evidence) -> float:
         - FOREIGN_KEYWORD * evidence.foreign
         - LONG_TEXT * evidence.length
         + CITED * evidence.cited
+        + PHRASE * evidence.pairs
     )
     return score * EXAMPLE if evidence.example else score
 
@@ -362,6 +398,7 @@ def score_text(
     glossary: bool,
     example: bool = False,
     cited: float = 0.0,
+    pairs: int = 0,
 ) -> Scored:
     """One candidate's score: the share of the question it covers, weighted, and the rest
     of the evidence (see the module docstring)."""
@@ -394,6 +431,7 @@ def score_text(
         length=math.log(len(text) / 400) if len(text) > 400 else 0.0,
         example=example,
         cited=cited,
+        pairs=min(pairs, PAIRS) / PAIRS,
     )
     return Scored(key, combine(evidence), tuple(matched), evidence)
 

@@ -265,8 +265,9 @@ class Engine:
             relevance = self._relevance(asked, filters)
             documents = max(1, self.documents)
             ranked = _ranked(
-                conn, book, asked, relevance, filters, self.filters, self._frequency, documents
-            )
+                conn, book, asked, relevance, filters, self.filters, self._frequency, documents,
+                answers.word_pairs(text),
+            )  # fmt: skip
             shown = ranked[:limit]
             marked = frozenset(part for concept in asked for form in concept.forms for part in form)
             texts = read_texts(conn, (text_id for _scored, _kind, text_id in shown))
@@ -910,6 +911,7 @@ def _ranked(
     records: Any,
     frequency: Callable[[str], int],
     documents: int,
+    pairs: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[tuple[Any, Kind, int]]:
     """Every candidate of a question, best first: (its score, kind, text id).
 
@@ -952,20 +954,22 @@ def _ranked(
         heading = node.kind in HEADINGS_KINDS and is_title(text)
         rows.append(
             _Candidate(number, "rule", node.text_id, text, book.stems(node.text_id, text),
-                       heading=heading, parent=bool(node.children))
+                       book.pairs(node.text_id, text), heading=heading,
+                       parent=bool(node.children))
         )  # fmt: skip
         for text_id in examples.get(number, ()):
             example = texts.get(text_id, "")
             rows.append(
                 _Candidate(number, "rule", node.text_id, example,
-                           book.stems(text_id, example), example=True)
+                           book.stems(text_id, example), book.pairs(text_id, example),
+                           example=True)
             )  # fmt: skip
     for term in terms:
         text_id = book.glossary[term][0]
         text = term + "\n" + texts.get(text_id, "")
         rows.append(
             _Candidate("g:" + term, "glossary", text_id, text, book.stems(-text_id, text),
-                       glossary=True)
+                       book.pairs(-text_id, text), glossary=True)
         )  # fmt: skip
     raw = [weigh(row.stems) for row in rows]
     top = max(raw, default=0.0) or 1.0
@@ -976,7 +980,7 @@ def _ranked(
         scored = answers.score_text(
             row.key, row.text, row.stems, asked, relevance=relevance / top,
             heading=row.heading, parent=row.parent, glossary=row.glossary, example=row.example,
-            cited=book.cited.get(row.key, 0.0),
+            cited=book.cited.get(row.key, 0.0), pairs=len(pairs & row.pairs),
         )  # fmt: skip
         kind: Kind = "example" if filters.kind == "example" else row.kind
         if row.key not in best or scored.score > best[row.key][0].score:
@@ -1015,6 +1019,8 @@ class _Candidate(NamedTuple):
     """The text shown for it (an example shows its rule's)."""
     text: str
     stems: list[str]
+    pairs: frozenset[tuple[str, str]]
+    """Its pairs of adjacent words."""
     heading: bool = False
     parent: bool = False
     glossary: bool = False

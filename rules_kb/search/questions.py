@@ -38,6 +38,7 @@ QUESTION_WORDS = frozenset(
     working worked mean means meant rule rules ruling happen still right ok okay correct
     true false exactly thing things someone something anyone anything one ones like
     say says said let lets need needs want wants allowed able possible
+    they them their theirs he him his she her hers us itself themselves
     """.split()  # noqa: SIM905
 )
 #: Words that, leading a query, make it a question.
@@ -70,12 +71,13 @@ _ASKING = frozenset(
 )
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 #: A token of a question: a P/T or counter ("1/1", "+1/+1", "x/x"), a mana or tap symbol
-#: ("{T}", "{2}{U}"), a rule number, or a word with its inner apostrophes and hyphens.
+#: ("{T}", "{2}{U}"), a rule number, or a word with its inner apostrophes (a hyphen parts
+#: words: "pro-red" is "pro red", as "summoning-sick" in the vocabulary is "summoning sick").
 _TOKEN = re.compile(
     r"[+-]?[0-9xX*]+/[+-]?[0-9xX*]+"
     r"|(?:\{[^{}\s]{1,5}\})+"
     r"|\d{3}\.\d+[a-z]{0,2}"
-    r"|[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*"
+    r"|[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*"
 )
 _SYNTAX_WORD = re.compile(r"(?<![\w'])[A-Za-z]{2,}[A-Za-z0-9]*(?:\*|~\d*(?:/\d+)?)(?=\s|$|\))")
 _INNER_WILDCARD = re.compile(r"[A-Za-z]\?[A-Za-z]")

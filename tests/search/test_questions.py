@@ -43,8 +43,10 @@ PLAIN = [
     # parentheses holding a remark
     ("Backlash (targets an untapped creature) and hexproof", ["hexproof", "backlash"]),
     # dashes, colons and stars as people write them
-    ("state-based actions: when are they checked", ["state-based"]),
+    ("state-based actions: when are they checked", ["state", "based"]),
     ("first strike * double strike", ["first", "strike"]),
+    # a hyphen between words, as people join them ("pro-red", "mid-combat")
+    ("does a pro-red creature block it mid-combat?", ["pro", "red", "mid", "combat"]),
 ]
 
 
@@ -132,11 +134,28 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("tap for mana", "mana ability"),
         ("a +1/+1 counter", "+1/+1 and -1/-1 counters"),
         ("a 2/2 creature", "power and toughness"),
+        ("can I unmorph it in response", "turning a face-down permanent face up"),
+        ("I tutor for a land", "Search"),
+        ("both of us hit 0 at the same time", "simultaneously"),
+        ("does it still enter tapped?", "replacement effects on entering"),
+        ("a double block on my trampler", "blocked by two or more creatures"),
+        ("my pro-red knight", "Protection"),
+        ("a summoning-sick creature", "summoning sickness"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
     found = questions.vocabulary_lexicon().recognise(questions.tokens(question))
     assert term in [item.entry.term for item in found], (question, found)
+
+
+def test_word_pairs_keep_function_words_but_not_articles() -> None:
+    from rules_kb.search.answers import word_pairs
+
+    found = word_pairs("Can a player draw a card from a library with no cards in it?")
+    assert ("draw", "card") in found and ("no", "card") in found  # plural folded
+    assert ("library", "with") in found  # a function word beside a word that counts
+    assert not any(first in {"a", "the"} or second in {"a", "the"} for first, second in found)
+    assert ("in", "it") not in found  # two question words say nothing
 
 
 def test_the_longest_phrase_wins() -> None:
@@ -207,6 +226,13 @@ def test_a_described_situation_is_answered_when_no_text_has_every_word(kb: Any) 
     assert "608.2b" in [hit.label for hit in found.hits]
 
 
+def test_a_rule_in_the_questions_own_words_comes_up(kb: Any) -> None:
+    # 121.4 says "draw a card from a library with no cards in it"; 121.1-121.3 share
+    # the single words, not the wording
+    question = "what if a player has to draw a card from a library with no cards in it?"
+    assert "121.4" in ranked(kb, question)[:5]
+
+
 def test_card_names_lower_no_score(kb: Any) -> None:
     plain = ranked(kb, "can I respond to a mana ability?")
     named = ranked(kb, "can I respond to Llanowar Elves' mana ability?")
@@ -232,8 +258,8 @@ def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
         hits = [i for i, number in enumerate(found) if number in close or _parent(number) in close]
         top3 += bool(hits) and hits[0] < 3
         top10 += bool(hits)
-    assert top3 >= 0.56 * len(cases), top3
-    assert top10 >= 0.72 * len(cases), top10
+    assert top3 >= 0.60 * len(cases), top3
+    assert top10 >= 0.77 * len(cases), top10
 
 
 def _parent(number: str) -> str:
