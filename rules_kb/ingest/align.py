@@ -106,6 +106,9 @@ SPLIT_CARRIES = 3
 SPLIT_CARRIES_SHARE = 0.2
 """A part must hold this many (and this share) of the words its source's counterpart
 lost (or, merged, of the words its new home gained)."""
+MERGE_CARRIES_SHARE = 0.1
+"""The share for a merge into a record that continues another: a rule merged in brings a
+clause, most of whose words its new home had already (701.16d into 701.16c, 2015-07-17)."""
 SAME_NUMBER_BONUS = 0.12
 SAME_PARENT_BONUS = 0.08
 SAME_LETTERS_BONUS = 0.03
@@ -843,7 +846,7 @@ def _parts(
             if j in old_of:
                 # The merged rule brought words its new home did not have.
                 gained = set(words(new[j])) - set(words(old[old_of[j]]))
-                if _carries(words(old[i]), gained):
+                if _carries(words(old[i]), gained, MERGE_CARRIES_SHARE):
                     merged[i] = j
             elif len(words(old[i])) >= ALONE_WORDS:
                 pairs[i], old_of[j] = j, i
@@ -921,10 +924,10 @@ STUB_MARGIN = 0.1
 """How much more like the old definition it must be than what it continued before."""
 
 
-def _carries(part: tuple[int, ...], words: set[int]) -> bool:
+def _carries(part: tuple[int, ...], words: set[int], share: float = SPLIT_CARRIES_SHARE) -> bool:
     """Whether a part holds enough of some words to be where they went (or came from)."""
     shared = sum(1 for word in part if word in words)
-    return shared >= max(SPLIT_CARRIES, SPLIT_CARRIES_SHARE * len(part))
+    return shared >= max(SPLIT_CARRIES, share * len(part))
 
 
 def _unique_best(

@@ -80,6 +80,41 @@ def test_a_merge_is_recorded_on_the_record_that_went_into_another() -> None:
     assert not alignment.removed
 
 
+def test_a_clause_merged_into_a_rule_that_continues_another_is_merged() -> None:
+    """Two rules on one case folded into one that keeps the first's number and says both:
+    the second brought a clause ("a trap or a ward"), most of whose words the first had;
+    it is merged into the first's successor, not removed."""
+    first = (
+        "If an effect would make a contestant discard one or more named pieces, but none"
+        " of those pieces are in the hand they are expected to be in, nothing is discarded."
+    )
+    second = (
+        "If an effect would make a contestant discard one or more named pieces, and a trap"
+        " or a ward makes all such pieces go to another pile instead, nothing is discarded."
+    )
+    both = (
+        "If an effect would make a contestant discard one or more named pieces, the discard"
+        " still happens even if none of those pieces are in the hand they are expected to"
+        " be in or an effect makes all of them go to another pile or stay where they are."
+    )
+    empty = "If an effect would make a contestant discard a set of pieces, the set may be empty."
+    old: list[Row] = [
+        ("701.9", "rule", "701", "Discard"),
+        ("701.9c", "subrule", "701.9", first),
+        ("701.9d", "subrule", "701.9", second),
+        ("701.9e", "subrule", "701.9", empty),
+    ]
+    new: list[Row] = [
+        ("701.9", "rule", "701", "Discard"),
+        ("701.9c", "subrule", "701.9", both),
+        ("701.9d", "subrule", "701.9", empty),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["701.9c"] == "701.9c" and mapping["701.9e"] == "701.9d"
+    assert keys(alignment, old, new, "merged") == {("701.9d", "701.9c")}
+    assert not alignment.removed
+
+
 def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
     """A rule printed twice word for word (in two chapters), one copy dropped: the dropped
     copy merged into the copy that stays, never simply removed; a short one is removed."""
