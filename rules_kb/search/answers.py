@@ -151,6 +151,9 @@ class Book:
         return found
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
 def word_pairs(text: str) -> frozenset[tuple[str, str]]:
     """The pairs of adjacent words of a text, lower case, a plural "s" dropped, but for
     pairs of two question words ("does it"): "no cards in it" -> (no, card), (card, in)."""
@@ -160,9 +163,6 @@ def word_pairs(text: str) -> frozenset[tuple[str, str]]:
         for first, second in pairwise(found)
         if first not in QUESTION_WORDS or second not in QUESTION_WORDS
     )
-
-
-_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def _singular(token: str) -> str:

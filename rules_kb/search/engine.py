@@ -911,7 +911,7 @@ def _ranked(
     records: Any,
     frequency: Callable[[str], int],
     documents: int,
-    pairs: frozenset[tuple[str, str]] = frozenset(),
+    pairs: frozenset[tuple[str, str]],
 ) -> list[tuple[Any, Kind, int]]:
     """Every candidate of a question, best first: (its score, kind, text id).
 

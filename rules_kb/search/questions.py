@@ -72,7 +72,7 @@ _ASKING = frozenset(
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 #: A token of a question: a P/T or counter ("1/1", "+1/+1", "x/x"), a mana or tap symbol
 #: ("{T}", "{2}{U}"), a rule number, or a word with its inner apostrophes (a hyphen parts
-#: words: "pro-red" is "pro red", as "summoning-sick" in the vocabulary is "summoning sick").
+#: words: "pro-red" is "pro red", "summoning-sick" the vocabulary's "summoning sick").
 _TOKEN = re.compile(
     r"[+-]?[0-9xX*]+/[+-]?[0-9xX*]+"
     r"|(?:\{[^{}\s]{1,5}\})+"
