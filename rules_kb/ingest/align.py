@@ -109,6 +109,12 @@ lost (or, merged, of the words its new home gained)."""
 MERGE_CARRIES_SHARE = 0.1
 """The share for a merge into a record that continues another: a rule merged in brings a
 clause, most of whose words its new home had already (701.16d into 701.16c, 2015-07-17)."""
+MERGE_EXPLAINS = 0.5
+"""Or a rule merged in holds this share of the words its new home gained, at least two
+(713.11 into 712.16 of 2023-04-14 brought "melded" and "and")."""
+LEADING = 0.5
+"""The share of a rule's first sentence that a part (or a source) must hold to be the
+core, where the line goes on: what a rule says first is what it is about."""
 SAME_NUMBER_BONUS = 0.12
 SAME_PARENT_BONUS = 0.08
 SAME_LETTERS_BONUS = 0.03
@@ -717,7 +723,7 @@ def _parts(
     pairs: dict[int, int],
     left: _Left,
     reworded: _Left,
-    texts: Mapping[int, str],
+    texts: _Normalised,
     titles: Container[int],
 ) -> tuple[dict[int, int], dict[int, int]]:
     """Splits and merges among the rules left over: (split: new -> old, merged: old ->
@@ -795,10 +801,15 @@ def _parts(
             kept = next((j for j in long if new[j].key == old[i].key), min(long))
             pairs[i], old_of[kept] = kept, i
         elif new[kept].key != old[i].key:
-            # The core is the part keeping the number, else the first part.
+            # The core is the part keeping the number, else the part that carries the
+            # old rule's first sentence (what it was about).
             same = [j for j in pieces if new[j].key == old[i].key]
-            core = same[0] if same else min(pieces)
-            if same or core < kept:
+            core = (
+                same[0]
+                if same
+                else _leading(old[i], [kept, *pieces], lambda j: words(new[j]), texts)
+            )
+            if core != kept:
                 pieces = [*pieces, kept]
                 pieces.remove(core)
                 del old_of[kept]
@@ -846,10 +857,12 @@ def _parts(
             if j in old_of:
                 # The merged rule brought words its new home did not have.
                 gained = set(words(new[j])) - set(words(old[old_of[j]]))
-                if _carries(words(old[i]), gained, MERGE_CARRIES_SHARE):
+                carried = words(old[i])
+                if _carries(carried, gained, MERGE_CARRIES_SHARE) or _explains(carried, gained):
                     merged[i] = j
             elif len(words(old[i])) >= ALONE_WORDS:
                 pairs[i], old_of[j] = j, i
+    _merge_cores(old, new, pairs, split, merged, group.old, words, texts)
     # A rule printed twice, word for word, whose second copy goes: it lives on in the
     # copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along).
     kept_texts: dict[int, list[int]] = {}
@@ -862,6 +875,76 @@ def _parts(
             continue
         merged[i] = copies[0]
     return split, merged
+
+
+def _merge_cores(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    merged: dict[int, int],
+    left_old: list[int],
+    words: Callable[[Item], tuple[int, ...]],
+    texts: _Normalised,
+) -> None:
+    """A rule that took in others continues the one its first sentence comes from: the
+    one whose number it kept if that one holds its first sentence, else the one holding
+    most of it (712.8 of 2023-04-14 opens with old 712.4 and ends with old 713.4, which it
+    holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4).
+    The counterpart it had is merged into it, and a record the core had continued, all of
+    whose words the core had, was split from it."""
+    old_of = {j: i for i, j in pairs.items()}
+    by_key = {old[i].key: i for i in range(len(old)) if old[i].kind in LEVELS[1]}
+    spare = [i for i in left_old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
+
+    def reworded(i: int, j: int) -> bool:
+        return old[i].text_id != new[j].text_id and words(old[i]) != words(new[j])
+
+    changed = [
+        j
+        for j, i in old_of.items()
+        if new[j].kind in LEVELS[1] and j not in split and reworded(i, j)
+    ]
+    for j in changed:
+        i = old_of[j]
+        first = _first_words(new[j], texts)
+        if len(first) < SPLIT_WORDS or old[i].key == new[j].key:
+            continue
+        own = set(words(new[j]))
+        namesake = by_key.get(new[j].key)
+        candidates = [k for k in spare if merged.get(k, j) == j]
+        if namesake is not None and namesake in pairs and reworded(namesake, pairs[namesake]):
+            candidates.append(namesake)
+        if not candidates or _within(words(old[i]), own) < MERGE_CONTAINED:
+            continue
+        shares = {k: _within(first, set(words(old[k]))) for k in (i, *candidates)}
+        core = max(candidates, key=shares.__getitem__)
+        if shares[core] < LEADING or shares[core] <= shares[i] + SPLIT_MARGIN:
+            continue
+        if core != namesake and _within(words(old[core]), own) < SPLIT_CONTAINED_ALONE:
+            continue
+        elsewhere = pairs.get(core)
+        if elsewhere is not None:
+            # Its own first sentence must have come here, not stayed where it went; what
+            # it continued there is a part of it.
+            if _leading(old[core], [elsewhere, j], lambda k: words(new[k]), texts) != j:
+                continue
+            if _within(words(new[elsewhere]), set(words(old[core]))) < SPLIT_CONTAINED_ALONE:
+                continue
+            split[elsewhere] = core
+        merged.pop(core, None)
+        del pairs[i]
+        merged[i] = j
+        pairs[core] = j
+        old_of[j] = core
+        if core in spare:
+            spare.remove(core)
+
+
+def _within(part: Iterable[int], whole: set[int]) -> float:
+    """The share of a part's distinct words found in a whole."""
+    distinct = set(part)
+    return sum(1 for word in distinct if word in whole) / max(len(distinct), 1)
 
 
 def _stubs(
@@ -928,6 +1011,41 @@ def _carries(part: tuple[int, ...], words: set[int], share: float = SPLIT_CARRIE
     """Whether a part holds enough of some words to be where they went (or came from)."""
     shared = sum(1 for word in part if word in words)
     return shared >= max(SPLIT_CARRIES, share * len(part))
+
+
+def _leading(
+    whole: Item,
+    parts: list[int],
+    words: Callable[[int], tuple[int, ...]],
+    texts: _Normalised,
+) -> int:
+    """Of the parts a rule split into (new indices, the one it continues first), the one
+    holding most of its first sentence's words; the first keeps it unless another holds
+    LEADING of them and leads by SPLIT_MARGIN."""
+    first = _first_words(whole, texts)
+    if not first:
+        return parts[0]
+    shares = [sum(1 for word in words(j) if word in first) / len(first) for j in parts]
+    best = max(range(len(parts)), key=shares.__getitem__)
+    leads = shares[best] >= LEADING and shares[best] > shares[0] + SPLIT_MARGIN
+    return parts[best] if leads else parts[0]
+
+
+_REMARK = re.compile(r"\([^()]*\)")
+_SENTENCE_END = re.compile(r"[.!?][)\"”’']*\s+(?=[A-Z(“\"])")
+
+
+def _first_words(item: Item, texts: _Normalised) -> set[int]:
+    """The words of a record's first sentence, remarks in parentheses left out (a
+    sentence may end inside quotation marks)."""
+    first = _SENTENCE_END.split(_REMARK.sub("", texts.raw[item.text_id]), maxsplit=1)[0]
+    return set(_word_ids(normalise(first)))
+
+
+def _explains(part: tuple[int, ...], gained: set[int]) -> bool:
+    """Whether a rule merged in accounts for most of what its new home gained."""
+    shared = sum(1 for word in part if word in gained)
+    return shared >= 2 and shared >= MERGE_EXPLAINS * len(gained)
 
 
 def _unique_best(

@@ -115,6 +115,109 @@ def test_a_clause_merged_into_a_rule_that_continues_another_is_merged() -> None:
     assert not alignment.removed
 
 
+def test_a_split_with_no_part_keeping_the_number_continues_in_its_first_sentence() -> None:
+    """A team rule of three clauses moved to a new chapter as three rules, the last two
+    printed first: the line goes on in the part that says what the old rule said first,
+    and the other parts were split from it."""
+    act = "A contestant may play a piece or use a power when their team holds the initiative."
+    draw = "Each contestant on a team draws a card during that team's gathering stage."
+    land = "Each contestant on a team may place a marker during each of that team's rounds."
+    old: list[Row] = [
+        ("806", "chapter", "8", "Team Duels"),
+        ("806.7", "rule", "806", "Teams act as described below."),
+        ("806.7c", "subrule", "806.7", f"{act} {draw} {land}"),
+    ]
+    new: list[Row] = [
+        ("805", "chapter", "8", "Shared Team Rounds"),
+        ("805.4", "rule", "805", "Teams share their rounds as described below."),
+        ("805.4b", "subrule", "805.4", draw),
+        ("805.4c", "subrule", "805.4", land),
+        ("805.5", "rule", "805", "Teams hold the initiative together."),
+        ("805.5a", "subrule", "805.5", act),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["806.7c"] == "805.5a"
+    split = keys(alignment, old, new, "split")
+    assert split == {("806.7c", "805.4b"), ("806.7c", "805.4c")}
+
+
+def test_a_merge_continues_the_rule_its_first_sentence_comes_from() -> None:
+    """Two chapters joined: a rule that opens with one old rule (reworded) and ends with
+    another (word for word) continues the first, and the second was merged into it; a
+    rule that brought only a word or two to its new home is merged, not removed."""
+    sides = "Each side of a folded piece has its own set of marks."
+    paired = (
+        "The front of every paired piece and the joined face that two pieces form together"
+        " show their own marks."
+    )
+    flat = "Folded pieces can't be laid flat. If a power tries to lay one flat, nothing happens."
+    paired_flat = (
+        "Paired pieces in play can't be laid flat. If a power tries to lay such a piece"
+        " flat, nothing happens."
+    )
+    both_flat = (
+        "Paired pieces and other folded pieces can't be laid flat. If a power tries to lay"
+        " a folded piece flat, nothing happens."
+    )
+    old: list[Row] = [
+        ("712", "chapter", "7", "Folded Pieces"),
+        ("712.4", "rule", "712", sides),
+        ("712.9", "rule", "712", flat),
+        ("713", "chapter", "7", "Paired Pieces"),
+        ("713.4", "rule", "713", paired),
+        ("713.11", "rule", "713", paired_flat),
+    ]
+    bent = "Each side of a folded or bent piece has its own set of marks."
+    new: list[Row] = [
+        ("712", "chapter", "7", "Folded and Paired Pieces"),
+        ("712.8", "rule", "712", f"{bent} {paired}"),
+        ("712.16", "rule", "712", both_flat),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["712.4"] == "712.8" and mapping["712.9"] == "712.16"
+    merged = keys(alignment, old, new, "merged")
+    assert merged == {("713.4", "712.8"), ("713.11", "712.16")}
+    assert [old[i][0] for i in alignment.removed] == ["713"]  # only the chapter heading
+
+
+def test_a_rule_keeping_its_number_and_first_sentence_is_not_crossed_with_its_neighbour() -> None:
+    """A rule's first sentence reworded under its own number with its neighbour appended,
+    and its second sentence made a rule of its own under the neighbour's number: the
+    number and the first sentence keep the line; the neighbour was merged in, and the
+    new neighbour split off."""
+    purse = "any unused tokens left in a contestant's purse vanish. This doesn't use the queue."
+    expiry = (
+        "When a round or stage ends, any effects scheduled to last until the end of that"
+        " round or stage expire. When a round or stage begins, if there are effects"
+        " scheduled to last until that round or stage, those expire. Effects that last until"
+        " the end of the duel expire at the end of the duel."
+    )
+    old: list[Row] = [
+        ("500", "chapter", "5", "Rounds"),
+        ("500.4", "rule", "500", f"When a stage or round ends, {purse}"),
+        ("500.5", "rule", "500", expiry),
+    ]
+    begins = (
+        "As a round or stage begins, if there are effects that last until that round or"
+        " stage, those effects expire."
+    )
+    ends = (
+        "As a round or stage ends, if there are effects that last until the end of that"
+        f" round or stage, those effects expire. Then {purse}"
+    )
+    duel = "Effects that last until the end of the duel expire at the end of the duel."
+    new: list[Row] = [
+        ("500", "chapter", "5", "Rounds"),
+        ("500.4", "rule", "500", begins),
+        ("500.5", "rule", "500", ends),
+        ("500.5a", "subrule", "500.5", duel),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["500.5"] == "500.5"
+    assert keys(alignment, old, new, "merged") == {("500.4", "500.5")}
+    assert ("500.5", "500.4") in keys(alignment, old, new, "split")
+
+
 def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
     """A rule printed twice word for word (in two chapters), one copy dropped: the dropped
     copy merged into the copy that stays, never simply removed; a short one is removed."""
