@@ -66,6 +66,10 @@ ALL_KINDS = frozenset().union(*LEVELS)
 GLOSSARY = frozenset({"glossary"})
 NAME_WEIGHT = 0.9
 """How much a heading's likeness counts against a definition's (names are short)."""
+NAME_TIE = 0.05
+"""How much a definition's likeness adds to a glossary pair's, so that headings alike
+("Source" is a word of "Source of an Ability" and of "Source of Damage") are told apart
+by what the entries say."""
 
 ACCEPT = 0.62
 """Similarity (0..1) at which two texts are the same rule wherever they stand."""
@@ -86,9 +90,11 @@ ACCEPT_KEPT = 0.15
 """Similarity below which a kept number and parent do not make two rules the same."""
 SPLIT_CONTAINED = 0.8
 """Share of a record's distinct words found in another for it to be a part of it."""
-MERGE_CONTAINED = 0.7
-"""The same, for an old record merged into a new one that continues another (the words
-it brought must be new there, which is asked apart)."""
+MERGE_CONTAINED = 0.6
+"""The same, for an old record left over that went into one new record: rules merged
+in are reworded to fit their new home (214.4b into 212.1b of 2003-07-01 keeps 62% of
+its words; 400.1 of 2009-05-01 is 112.1a). Into a record that continues another, the
+words it brought must be new there, which is asked apart."""
 SPLIT_CONTAINED_ALONE = 0.7
 """The same, for a part of a record that has no counterpart otherwise."""
 SPLIT_WORDS = 8
@@ -112,6 +118,12 @@ clause, most of whose words its new home had already (701.16d into 701.16c, 2015
 MERGE_EXPLAINS = 0.5
 """Or a rule merged in holds this share of the words its new home gained, at least two
 (713.11 into 712.16 of 2023-04-14 brought "melded" and "and")."""
+LOST_WORDS = 6
+LOST_CARRIED = 0.85
+LOST_CONTAINED = 0.5
+"""A part found by what its source lost: the source's counterpart lost at least
+LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
+words are in the source."""
 LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
@@ -454,7 +466,8 @@ def _fuzzy(
             names = _name_similarity(
                 [old[i].key for i in group.old], [new[j].key for j in group.new]
             )
-            similarity = np.maximum(similarity, NAME_WEIGHT * names)
+            # Names alike ("Source" is a word of two new headings) are told apart by content.
+            similarity = np.maximum(similarity, NAME_WEIGHT * names) + NAME_TIE * similarity
             # An "(Obsolete)" stub names a term the rules no longer use: it goes on under
             # its own name (the note dropped, "(Informal)", a hyphen) or as another stub
             # ("Landhome" -> "Islandhome (Obsolete)"), never as a term in use under another
@@ -783,22 +796,33 @@ def _parts(
             if i in pairs and contained[row, source] < SPLIT_CONTAINED:
                 continue  # a source with a counterpart already needs more
             found.setdefault(i, []).append(j)
+    lost_parts = _lost_clauses(old, new, pairs, parts, sources, found, words)
     for i, pieces in found.items():
         kept = pairs.get(i)
         if kept is not None:
             # A part holds what the old rule's counterpart lost, not what it kept.
             lost = set(words(old[i])) - set(words(new[kept]))
-            pieces = [j for j in pieces if j in namesake_parts or _carries(words(new[j]), lost)]
+            pieces = [
+                j
+                for j in pieces
+                if j in namesake_parts or j in lost_parts or _carries(words(new[j]), lost)
+            ]
             if not pieces:
                 continue
         if kept is None:
             # No counterpart yet: it continues in the part keeping its number, else in
-            # its first part (only a long rule: short ones are boilerplate the fuzzy pass
-            # judged already, "Multiple instances of X are redundant").
+            # the part carrying its first sentence (200.7 of 2009-05-01 is 112.1, "An
+            # ability can be one of two things:"), else in its first part. Only where a
+            # long part came of it: short ones alone are boilerplate the fuzzy pass
+            # judged already ("Multiple instances of X are redundant").
             long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
             if not long:
                 continue
-            kept = next((j for j in long if new[j].key == old[i].key), min(long))
+            kept = next((j for j in long if new[j].key == old[i].key), None)
+            if kept is None:
+                first = min(long)
+                others = [j for j in pieces if j != first]
+                kept = _leading(old[i], [first, *others], lambda j: words(new[j]), texts)
             pairs[i], old_of[kept] = kept, i
         elif new[kept].key != old[i].key:
             # The core is the part keeping the number, else the part that carries the
@@ -846,12 +870,10 @@ def _parts(
         target_parents = np.array([new[j].parent or "\1" for j in targets])
         for row, i in enumerate(absorbed):
             placed = target_parents == new_key.get(old[i].parent or "", "\0")
-            target = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
+            target = _unique_best(contained[row], covered[row], MERGE_CONTAINED, placed)
             if target is None:
                 continue
             j = targets[target]
-            if j in old_of and contained[row, target] < MERGE_CONTAINED:
-                continue  # a target with a counterpart already needs more
             if j in split:
                 continue
             if j in old_of:
@@ -875,6 +897,52 @@ def _parts(
             continue
         merged[i] = copies[0]
     return split, merged
+
+
+def _lost_clauses(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    parts: list[int],
+    sources: list[int],
+    found: dict[int, list[int]],
+    words: Callable[[Item], tuple[int, ...]],
+) -> set[int]:
+    """Parts found by what their source lost: a new rule holding nearly all the words an
+    old rule's counterpart no longer has, and half its own words in that old rule, was
+    split from it, though reworded too much to be found by its share of words alone
+    (603.12a of 2021-09-24, the 'any number of times' clause 603.12 lost). Returns them."""
+    taken = {j for pieces in found.values() for j in pieces}
+    added: set[int] = set()
+    claims: dict[int, list[int]] = {}
+    losses: dict[int, set[int]] = {}
+    for i in sources:
+        kept = pairs.get(i)
+        if kept is not None and old[i].text_id != new[kept].text_id:
+            lost = set(words(old[i])) - set(words(new[kept]))
+            if len(lost) >= LOST_WORDS:
+                losses[i] = lost
+    if not losses:
+        return added
+    for j in parts:
+        if j in taken:
+            continue
+        mine = set(words(new[j]))
+        shares = sorted(
+            ((len(lost & mine) / len(lost), i) for i, lost in losses.items()), reverse=True
+        )
+        best, i = shares[0]
+        runner_up = shares[1][0] if len(shares) > 1 else 0.0
+        if best < LOST_CARRIED or runner_up > best - SPLIT_MARGIN:
+            continue
+        if _within(mine, set(words(old[i]))) >= LOST_CONTAINED:
+            claims.setdefault(i, []).append(j)
+    # What one rule lost went to one place: parts that both claim it are only alike.
+    for i, (j, *others) in claims.items():
+        if not others:
+            found.setdefault(i, []).append(j)
+            added.add(j)
+    return added
 
 
 def _merge_cores(

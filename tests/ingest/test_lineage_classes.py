@@ -218,6 +218,84 @@ def test_a_rule_keeping_its_number_and_first_sentence_is_not_crossed_with_its_ne
     assert ("500.5", "500.4") in keys(alignment, old, new, "split")
 
 
+REFLEX = (
+    "A resolving power may let a contestant act and create a quick trigger that fires"
+    " when the contestant does so. Such quick triggers follow the rules for delayed ones."
+)
+TIMES = (
+    " If the power lets the contestant pay a price any number of times and fires once for"
+    " each payment, the trigger fires only once, whatever the number paid."
+)
+
+
+def test_a_clause_a_rule_lost_and_a_new_rule_carries_reworded_was_split_from_it() -> None:
+    """A rule's closing clause taken out and printed, reworded and with more said, as a
+    subrule of its own: too little of the subrule's wording is the old rule's to find it
+    by its share of words, but it holds nearly all that the old rule lost."""
+    old: list[Row] = [
+        ("603", "chapter", "6", "Quick Triggers"),
+        ("603.12", "rule", "603", REFLEX + TIMES),
+    ]
+    subrule = (
+        "Normally a quick trigger fires once each time its event happens while the power"
+        " resolves. However, if that power lets the contestant pay a price any number of"
+        " times, the trigger fires only once, whatever the number paid, and it is put into"
+        " the queue as the power finishes resolving, with one target chosen for it then."
+    )
+    new: list[Row] = [
+        ("603", "chapter", "6", "Quick Triggers"),
+        ("603.12", "rule", "603", REFLEX),
+        ("603.12a", "subrule", "603.12", subrule),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["603.12"] == "603.12"
+    assert keys(alignment, old, new, "split") == {("603.12", "603.12a")}
+
+
+def test_a_lost_clause_two_new_rules_carry_alike_was_split_into_neither() -> None:
+    """Two new rules that each hold what a rule lost (boilerplate on timing) are only
+    alike: neither is recorded as split from it."""
+    once = "A contestant may normally place only one marker during each of their own rounds."
+    timing = "during a main phase of their own turn, when the stack is empty"
+    old: list[Row] = [
+        ("214", "chapter", "2", "Markers"),
+        ("214.9b", "rule", "214", f"{once} This happens only {timing}."),
+    ]
+    new: list[Row] = [
+        ("212", "chapter", "2", "Markers"),
+        ("212.6b", "rule", "212", once),
+        ("212.2a", "rule", "212", f"A banner card is cast, which happens only {timing}."),
+        ("212.4a", "rule", "212", f"A charm card is cast, which happens only {timing}."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["214.9b"] == "212.6b"
+    assert not alignment.split
+
+
+def test_a_rule_merged_in_reworded_to_fit_its_new_home_is_merged() -> None:
+    """A rule folded into another and reworded on the way, two thirds of its words kept:
+    it is merged into its new home, not removed."""
+    printed = "A piece's types are printed on its type line."
+    folded = (
+        "Some powers change a piece's type. The new type replaces all earlier ones unless"
+        " the power says the piece keeps a prior type."
+    )
+    both = (
+        f"{printed} Some powers alter a piece's type: the new type overrides every"
+        " earlier type, unless such a power states that the piece retains a prior type."
+    )
+    old: list[Row] = [
+        ("212", "chapter", "2", "Types"),
+        ("212.1b", "rule", "212", printed),
+        ("214.4b", "rule", "212", folded),
+    ]
+    new: list[Row] = [("212", "chapter", "2", "Types"), ("212.1b", "rule", "212", both)]
+    alignment, mapping = aligned(old, new)
+    assert mapping["212.1b"] == "212.1b"
+    assert keys(alignment, old, new, "merged") == {("214.4b", "212.1b")}
+    assert not alignment.removed
+
+
 def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
     """A rule printed twice word for word (in two chapters), one copy dropped: the dropped
     copy merged into the copy that stays, never simply removed; a short one is removed."""
@@ -326,6 +404,36 @@ def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     alignment, mapping = aligned(old, new)
     assert mapping["In Play"] == "Arena"
     assert keys(alignment, old, new, "split") == {("In Play", "In Play (Obsolete)")}
+
+
+@pytest.mark.parametrize("order", ["short first", "bulk first"])
+def test_an_entry_split_in_two_named_alike_continues_in_the_one_with_its_content(
+    order: str,
+) -> None:
+    """ "Source" split into "Source of an Ability" and "Source of Damage": its name is a
+    word of both new names, so the content decides, in whichever order they stand."""
+    choosing = (
+        " If a power makes a contestant choose a source, they may choose a piece in play, a"
+        " spell waiting its turn, or any piece a waiting spell refers to."
+    )
+    old: list[Row] = [
+        (
+            "Source",
+            "glossary",
+            None,
+            "The source of a power or of harm is what made it." + choosing,
+        ),
+    ]
+    ability = ("Source of an Ability", "glossary", None, "The source of a power is what made it.")
+    harm = (
+        "Source of Harm",
+        "glossary",
+        None,
+        "The source of harm is the piece that dealt it." + choosing.replace("a source", "one"),
+    )
+    new: list[Row] = [ability, harm] if order == "short first" else [harm, ability]
+    _, mapping = aligned(old, new)
+    assert mapping["Source"] == "Source of Harm"
 
 
 def test_an_obsolete_stub_goes_on_only_under_its_own_name_or_as_a_stub() -> None:

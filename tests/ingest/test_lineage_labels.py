@@ -18,11 +18,11 @@ from tests.ingest.lineage_labels import Said, Step, chains, said, score, steps, 
 
 #: Floors under today's scores (bench/lineage.py prints them): a regression fails.
 FLOORS = {
-    "all": (0.97, 0.95),
+    "all": (0.975, 0.955),
     "ordinary": (0.99, 0.99),
     "renumbering": (0.99, 0.97),
     "glossary": (0.97, 0.95),
-    "split_merge": (0.95, 0.91),
+    "split_merge": (0.955, 0.925),
     "added_removed": (0.70, 0.55),
 }
 
