@@ -319,6 +319,8 @@ class KnowledgeBase:
             return Shown("rule", self.rule(query, edition))
         if self.is_question(query):
             return Shown("answer", self.answer(query, edition, limit=limit or ANSWERS))
+        if len(query) > bounds.TERM:  # no term is this long: a situation told, to search
+            return Shown("search", self.search(query, edition, limit=limit or 10))
         try:
             found = self.define(query, edition)
         except UnknownTerm:

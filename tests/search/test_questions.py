@@ -143,6 +143,8 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("a double block on my trampler", "blocked by two or more creatures"),
         ("my pro-red knight", "Protection"),
         ("a summoning-sick creature", "summoning sickness"),
+        ("tokens made tapped and attacking", "put onto the battlefield attacking"),
+        ("does saccing it count as casting", "sacrifice"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
@@ -189,11 +191,16 @@ def ranked(kb: Any, question: str, edition: str = "latest", limit: int = 10) -> 
 
 
 def test_no_question_of_the_set_fails_or_comes_back_empty(kb: Any) -> None:
+    """Neither `search` nor `show`: a situation told in 280 characters, with no question
+    mark, is no glossary term too long to look up."""
     for case in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]:
         found = kb.search(case["q"])
         assert found.hits, case["q"]
         if found.match == "question":
             assert all(hit.matched for hit in found.hits[:3]), case["q"]
+        shown = kb.show(case["q"])
+        assert shown.type in {"answer", "search"}, case["q"]
+        assert shown.value.answers if shown.type == "answer" else shown.value.hits, case["q"]
 
 
 def test_a_rule_joining_two_concepts_beats_a_rule_about_one(kb: Any) -> None:
