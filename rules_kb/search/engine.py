@@ -287,7 +287,7 @@ class Engine:
 
     def book(self, conn: sqlite3.Connection, edition: str) -> Any:
         """An edition's rules tree and names (see :func:`rules_kb.search.answers.read_book`), read
-        once per engine."""
+        once per engine, and saved beside the index for the next process."""
         from rules_kb.search import answers
 
         found = self._books.get(edition)
@@ -297,7 +297,13 @@ class Engine:
                 raise SearchIndexError(f"no edition {edition} in the database")
             if len(self._books) >= MAX_BOOKS:
                 self._books.clear()
-            found = self._books[edition] = answers.read_book(conn, int(row[0]), edition, stems)
+            key = answers.book_key(self.identity[2])
+            found = answers.saved_book(self.folder, edition, key)
+            if found is None:
+                found = answers.read_book(conn, int(row[0]), edition, stems)
+                answers.save_book(self.folder, found, key)
+            found.analyse = stems
+            self._books[edition] = found
         return found
 
     def _postings(self, word: str, filters: Filters) -> list[int]:

@@ -17,6 +17,7 @@ This module imports nothing heavy; stemming is the caller's (the search index's)
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
@@ -164,9 +165,21 @@ class Entry:
 
 
 @cache
+def _vocabulary_text() -> str:
+    return read_text("rules_kb.data", "vocabulary.toml")
+
+
+@cache
+def vocabulary_digest() -> str:
+    """A digest of the judge's vocabulary as shipped: what was made from it is stale when
+    this changes."""
+    return hashlib.blake2b(_vocabulary_text().encode("utf-8"), digest_size=16).hexdigest()
+
+
+@cache
 def vocabulary() -> tuple[Entry, ...]:
     """The judge's vocabulary shipped in ``data/vocabulary.toml``."""
-    data = tomllib.loads(read_text("rules_kb.data", "vocabulary.toml"))
+    data = tomllib.loads(_vocabulary_text())
     return tuple(
         Entry(
             words=tuple(str(word).lower() for word in item["words"]),

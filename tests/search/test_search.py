@@ -12,6 +12,8 @@ import random
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,41 @@ def test_an_ingest_leaves_the_index_fresh(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         assert core.is_fresh(conn, folder)
         assert core.ensure_index(conn, folder).action == "fresh"
+
+
+@pytest.mark.corpus
+def test_a_question_reads_the_edition_book_saved_beside_the_index(tmp_path: Path) -> None:
+    """The first question of a process saves the edition's book beside the index; the
+    next process reads it instead of the database, and answers the same. A book made for
+    another index or vocabulary, or damaged, is read again from the database."""
+    from rules_kb.search import answers
+
+    db = small_db(tmp_path, LATEST, index=True)
+    question = "does deathtouch work with trample?"
+    first = json.loads(ok("search", question, "--db", db, "--json").stdout)
+    folder = core.index_dir(db)
+    saved = folder / f"book-{LATEST}.pickle"
+    assert saved.is_file()
+    key = answers.book_key(search_index.stamp_of(folder))
+    book = answers.saved_book(folder, LATEST, key)
+    assert book is not None
+    with sqlite3.connect(db) as conn:
+        (edition_id,) = conn.execute("SELECT id FROM editions WHERE date = ?", [LATEST]).fetchone()
+        fresh = answers.read_book(conn, edition_id, LATEST, search_index.stems)
+    assert (book.nodes, book.glossary, book.cited) == (fresh.nodes, fresh.glossary, fresh.cited)
+    assert book.lexicon.phrases == fresh.lexicon.phrases
+    assert answers.saved_book(folder, LATEST, key + " another vocabulary") is None
+    assert json.loads(ok("search", question, "--db", db, "--json").stdout) == first
+    saved.write_bytes(saved.read_bytes()[:1000])  # cut short
+    assert answers.saved_book(folder, LATEST, key) is None
+    again = subprocess.run(  # a new process: this one keeps the book it read
+        [sys.executable, "-m", "rules_kb", "search", question, "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(again.stdout) == first
+    assert answers.saved_book(folder, LATEST, key) is not None  # saved again
 
 
 @pytest.mark.corpus
