@@ -73,8 +73,11 @@ by what the entries say."""
 
 ACCEPT = 0.62
 """Similarity (0..1) at which two texts are the same rule wherever they stand."""
-ACCEPT_IN_PLACE = 0.40
-"""Lower similarity accepted when the number is kept or the parent corresponds."""
+ACCEPT_IN_PLACE = 0.35
+"""Lower similarity accepted when the number is kept or the parent corresponds: a rule
+that gained a long paragraph (205.4b is 204.4c of 2009-07-11) or was rewritten in place
+(513.2 is 513.1 of 2016-09-30). At 0.30 unrelated neighbours pair (502.15e of 2009-05-01
+with 702.23c)."""
 ACCEPT_SHORT = 0.75
 """Similarity at which two headings or names are the same (unless the number is kept)."""
 SHORT = 30

@@ -296,6 +296,35 @@ def test_a_rule_merged_in_reworded_to_fit_its_new_home_is_merged() -> None:
     assert not alignment.removed
 
 
+def test_a_rule_that_gained_a_long_paragraph_in_place_is_the_same_rule() -> None:
+    """A subrule renumbered with its chapter, whose sentences are kept word for word and
+    followed by a long new paragraph: likeness of the whole texts falls under the usual
+    bar, but its parent corresponds, so it is the same rule, not one removed and one added."""
+    basic = (
+        'Any marker with the supertype "plain" is a plain marker. Any marker that lacks'
+        " this supertype is a fancy marker"
+    )
+    older = (
+        "Markers from boxes sold before the second series did not use the word plain; the"
+        " markers of those boxes named Stone, Reed, Shell, Ember and Moss are plain markers"
+        " all the same, and so are their reprints in later boxes whatever they say. Each box"
+        " lists them on its lid, for a judge to check."
+    )
+    old: list[Row] = [
+        ("205", "chapter", "2", "Supertypes"),
+        ("205.4", "rule", "205", "Some markers have supertypes."),
+        ("205.4b", "subrule", "205.4", f"{basic}."),
+    ]
+    new: list[Row] = [
+        ("204", "chapter", "2", "Supertypes"),
+        ("204.4", "rule", "204", "Some markers have supertypes."),
+        ("204.4c", "subrule", "204.4", f"{basic}, even with a kind of its own. {older}"),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["205.4b"] == "204.4c"
+    assert not alignment.removed and not alignment.added
+
+
 def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
     """A rule printed twice word for word (in two chapters), one copy dropped: the dropped
     copy merged into the copy that stays, never simply removed; a short one is removed."""

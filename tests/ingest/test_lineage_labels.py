@@ -18,12 +18,12 @@ from tests.ingest.lineage_labels import Said, Step, chains, said, score, steps, 
 
 #: Floors under today's scores (bench/lineage.py prints them): a regression fails.
 FLOORS = {
-    "all": (0.975, 0.955),
+    "all": (0.975, 0.96),
     "ordinary": (0.99, 0.99),
     "renumbering": (0.99, 0.97),
     "glossary": (0.97, 0.95),
-    "split_merge": (0.955, 0.925),
-    "added_removed": (0.70, 0.55),
+    "split_merge": (0.955, 0.935),
+    "added_removed": (0.74, 0.66),
 }
 
 
