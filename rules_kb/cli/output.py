@@ -237,33 +237,49 @@ _TOKEN = re.compile(r"\s+|\S+")
 
 
 def _wrap(spans: list[Span], width: int, first: int, rest: int) -> list[list[Span]]:
-    """Greedy word wrap of styled spans; words longer than a line are cut."""
+    """Greedy word wrap of styled spans; words longer than a line are cut. A word made of
+    several spans ("<b>blocked</b>," is a bold word and a plain comma) breaks as one: the
+    comma never starts a line."""
     lines: list[list[Span]] = []
     current: list[Span] = [(" " * first, "")]
     used = first
     pending_space: Span | None = None
+    word_at, word_size = 1, 0  # where the word being written starts in `current`, its width
     for text, style in spans:
         for token in _TOKEN.findall(text):
             if token.isspace():
                 pending_space = (" ", style)
                 continue
             size = len(token)
-            gap = 1 if pending_space and used > (first if not lines else rest) else 0
-            if used + gap + size > width and used > (first if not lines else rest):
-                lines.append(current)
-                current, used, gap = [(" " * rest, "")], rest, 0
+            start = first if not lines else rest
+            glued = pending_space is None and used > start
+            gap = 1 if pending_space and used > start else 0
+            if used + gap + size > width and used > start:
+                if glued and word_at > 1 and rest + word_size + size <= width:
+                    # carry the start of the word over with it
+                    word = current[word_at:]
+                    lines.append(current[:word_at])
+                    current, used = [(" " * rest, ""), *word], rest + word_size
+                    word_at = 1
+                else:
+                    lines.append(current)
+                    current, used, gap, glued = [(" " * rest, "")], rest, 0, False
             if gap and pending_space:
                 current.append(pending_space)
                 used += 1
             pending_space = None
+            if not glued:
+                word_at, word_size = len(current), 0
             while used + size > width and width - used > 0:
                 room = width - used
                 current.append((token[:room], style))
                 lines.append(current)
                 token, size = token[room:], size - room
                 current, used = [(" " * rest, "")], rest
+                word_at, word_size = 1, 0
             current.append((token, style))
             used += size
+            word_size += size
     lines.append(current)
     return [_rstrip(line) for line in lines]
 

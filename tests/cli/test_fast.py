@@ -278,3 +278,24 @@ def test_the_option_tables_are_the_typer_commands_own() -> None:
     """`fast_options.py` is what `python -m rules_kb.cli.tables` writes from the Typer app
     now: an option added to a command and not written there fails here."""
     assert Path(fast_options.__file__).read_text(encoding="utf-8") == tables.tables()
+
+
+@pytest.mark.parametrize("width", range(20, 81))
+def test_a_styled_word_and_its_punctuation_wrap_as_one(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A highlighted word and the comma after it (two spans, no space between) are one
+    word to the wrapper: at any width, no line starts with the comma, and no word is lost
+    or split."""
+    from rules_kb.cli.output import Screen
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    monkeypatch.setenv("NO_COLOR", "1")
+    before = "If an attacking creature with trample over planeswalkers is "
+    after = ", but no creatures block it, its damage is assigned to the defending player."
+    screen = Screen(pager=False, terminal=False)
+    screen.add(before, ("blocked", "bold"), after, indent=2, hang=0)
+    lines = ["".join(text for text, _ in row) for row in screen.rendered()]
+    assert all(len(line) <= width for line in lines), lines
+    assert not any(line.lstrip().startswith(",") for line in lines), lines
+    assert " ".join(line.strip() for line in lines).split() == (before + "blocked" + after).split()
