@@ -144,6 +144,7 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("my pro-red knight", "Protection"),
         ("a summoning-sick creature", "summoning sickness"),
         ("tokens made tapped and attacking", "put onto the battlefield attacking"),
+        ("tokens that enter tapped and attacking", "put onto the battlefield attacking"),
         ("does saccing it count as casting", "sacrifice"),
     ],
 )
