@@ -558,7 +558,8 @@ class KnowledgeBase:
     def diff(self, old: str, new: str, *, rule: str | None = None) -> EditionDiff:
         """What changed from edition `old` to edition `new`, word by word, renumbering
         followed. Neighbouring editions read the lineage stored at ingest; others are
-        aligned directly. `rule` keeps one rule and its subrules."""
+        aligned directly. `rule` keeps one rule and its subrules, or a chapter ("702") or
+        section ("7") whole."""
         from rules_kb import bounds
         from rules_kb.ingest.models import normalise_number
         from rules_kb.read import diff as core

@@ -138,7 +138,7 @@ def server(kb: KnowledgeBase) -> MCPServer[Any]:
     async def diff(
         old: str, new: str = "latest", rule: str | None = None, page: Page = 1
     ) -> CallToolResult:
-        """List what changed between two editions (optionally for one rule), word by word."""
+        """List what changed between two editions (optionally for one rule, chapter or section), word by word."""  # noqa: E501
         return await answer(lambda kb: diff_text(kb.diff(old, new, rule=rule)), page)
 
     @app.tool()

@@ -32,7 +32,10 @@ def changes(
 ) -> Changes:
     """The real changes of the editions dated from `since` to `until` (dates of stored
     editions, oldest first, in `dates`). `rule` and `term` are named as `until` has them;
-    their earlier numbers and names come from the lineage."""
+    their earlier numbers and names come from the lineage. A chapter ("702") or a section
+    ("7") given as `rule` is taken as `chapter`: the rules in it, not its heading alone."""
+    if rule is not None and chapter is None and "." not in rule:
+        chapter, rule = rule, None
     found: list[EditionChanges] = []
     for index, day in enumerate(dates):
         if index == 0 or not since <= day <= until:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
 from rules_kb.ingest.models import normalise_number
+from rules_kb.records.changes import chapters
 from rules_kb.records.diff import (
     Change,
     ChangeType,
@@ -28,8 +29,17 @@ if TYPE_CHECKING:
 
 def only(edition_diff: EditionDiff, number: str) -> EditionDiff:
     """The changes of one rule and its subrules in `edition_diff`: the number as the old
-    edition had it, or as the new one has it when the old edition did not have it."""
+    edition had it, or as the new one has it when the old edition did not have it. A
+    chapter ("702") or a section ("7") keeps every change that stands in it, on either
+    side."""
     wanted = normalise_number(number)
+    if "." not in wanted:
+        within = tuple(
+            change
+            for change in edition_diff.rules
+            if any(found[: len(wanted)] == wanted for found in chapters(change))
+        )
+        return EditionDiff(edition_diff.old, edition_diff.new, within, (), edition_diff.stored)
 
     def mine(key: str | None) -> bool:
         return key is not None and (

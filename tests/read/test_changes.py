@@ -61,6 +61,13 @@ def test_a_glossary_entry_is_followed_through_its_rename(kb: rules_kb.KnowledgeB
     assert ("split", "In Play", "In Play (Obsolete)") in _keys(m10.changes)
 
 
+def test_a_chapter_given_as_a_rule_is_the_chapter(kb: rules_kb.KnowledgeBase) -> None:
+    as_rule = kb.changes("2024-01-01", rule="702")
+    as_chapter = kb.changes("2024-01-01", chapter="702")
+    assert as_rule == as_chapter
+    assert sum(len(e.changes) for e in as_rule.editions) > 0
+
+
 def test_json_and_text(all_editions_db: Path) -> None:
     result = ok_cli(
         "changes", "--since", "2024-01-01", "--chapter", "702", "--json",

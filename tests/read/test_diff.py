@@ -237,6 +237,25 @@ def test_diff_of_one_rule_and_unknown_rule(small_db: Path) -> None:
     assert result.exit_code == 1 and result.stderr.startswith("rules-kb: no rule 799.99")
 
 
+def test_a_chapter_or_section_given_as_a_rule_keeps_all_of_it(small_db: Path) -> None:
+    """`--rule 702` is the chapter, not its heading alone (which never changes): the same
+    changes as the whole diff has in it, and `-r 7` the whole section's."""
+    whole = ok_json(small_db, "diff", "2013-05-01", "2013-07-13")["changes"]
+    for scope in ("702", "7"):
+        document = ok_json(small_db, "diff", "2013-05-01", "2013-07-13", "--rule", scope)
+        inside = [
+            c
+            for c in whole
+            if any((c.get(side) or "x")[: len(scope)] == scope
+                   for side in ("old_number", "new_number"))
+        ]  # fmt: skip
+        assert document["changes"] and len(document["changes"]) == len(inside), scope
+    assert ("702.18", "702.19") in {
+        (c["old_number"], c["new_number"])
+        for c in ok_json(small_db, "diff", "2013-05-01", "2013-07-13", "-r", "702")["changes"]
+    }
+
+
 def test_diff_glossary_changes_have_terms(small_db: Path) -> None:
     document = ok_json(small_db, "diff", "2009-05-01", "2009-07-11")
     glossary = [c for c in document["changes"] if c["kind"] == "glossary"]

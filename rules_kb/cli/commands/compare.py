@@ -50,7 +50,10 @@ def diff(
     rule: Annotated[
         str | None,
         typer.Option(
-            "--rule", "-r", help="Only this rule and its subrules (its old number, or its new one)."
+            "--rule",
+            "-r",
+            help="Only this rule and its subrules (its old number, or its new one), or all of"
+            " a chapter (702) or section (7).",
         ),
     ] = None,
     terms: Annotated[
@@ -114,7 +117,12 @@ def changes(
     ] = None,
     rule: Annotated[
         str | None,
-        typer.Option("--rule", "-r", help="Only this rule and its subrules, through renumberings."),
+        typer.Option(
+            "--rule",
+            "-r",
+            help="Only this rule and its subrules, through renumberings (a chapter or section"
+            " number: all of it, as --chapter).",
+        ),
     ] = None,
     term: Annotated[
         str | None, typer.Option("--term", help="Only this glossary entry, through renames.")
