@@ -28,6 +28,7 @@ Whoosh is imported lazily, in functions: a cold `rules-kb rule` never pays for i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
@@ -844,7 +845,12 @@ def _editions_digest(conn: sqlite3.Connection) -> set[str]:
 
 
 def _write_stamp(folder: Path, stamp: str, conn: sqlite3.Connection) -> None:
-    """Record what the index was built from: written last, so a crash leaves it stale."""
+    """Record what the index was built from: written last, so a crash leaves it stale.
+    The editions' books saved beside it (see :func:`rules_kb.search.answers.save_book`)
+    were made for the content before, and go."""
+    for book in (*folder.glob("book-*.pickle"), *folder.glob(".book-*")):
+        with contextlib.suppress(OSError):
+            book.unlink()
     lines = "\n".join(sorted(_editions_digest(conn)))
     (folder / EDITIONS_FILE).write_text(lines + "\n", encoding="utf-8")
     (folder / FORMAT_FILE).write_text(INDEX_FORMAT + "\n", encoding="utf-8")

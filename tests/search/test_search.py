@@ -169,6 +169,22 @@ def test_a_question_reads_the_edition_book_saved_beside_the_index(tmp_path: Path
 
 
 @pytest.mark.corpus
+def test_an_index_update_drops_the_books_made_before_it(tmp_path: Path) -> None:
+    """A new edition added to the index in place (most documents keep their edition
+    lists, so nothing is rebuilt) leaves no book made for the content before it."""
+    db = small_db(tmp_path, "1999-04-23", "2004-10-01", "2009-07-11", "2019-01-25", index=True)
+    ok("search", "does deathtouch work with trample?", "--db", db, "-e", "2019-01-25")
+    folder = core.index_dir(db)
+    assert (folder / "book-2019-01-25.pickle").is_file()
+    before = folder.stat().st_ino
+    ok("ingest", SHARED / f"{LATEST}.txt", "--db", db, "--json")
+    assert folder.stat().st_ino == before  # updated in place, not rebuilt
+    assert not list(folder.glob("book-*"))
+    found = ok("search", "does deathtouch work with trample?", "--db", db, "--json").stdout
+    assert json.loads(found)["hits"][0]["number"] == "702.2c"
+
+
+@pytest.mark.corpus
 def test_a_search_never_answers_from_a_stale_index(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2008-10-01")
     assert search_json(db, '"mana burn"', "--kind", "rule")["total"] > 0
