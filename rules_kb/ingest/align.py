@@ -1096,7 +1096,7 @@ def _leading(
     first = _first_words(whole, texts)
     if not first:
         return parts[0]
-    shares = [sum(1 for word in words(j) if word in first) / len(first) for j in parts]
+    shares = [_within(first, set(words(j))) for j in parts]
     best = max(range(len(parts)), key=shares.__getitem__)
     leads = shares[best] >= LEADING and shares[best] > shares[0] + SPLIT_MARGIN
     return parts[best] if leads else parts[0]

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.read.diff import Library, diff
-from rules_kb.records.changes import Changes, EditionChanges, chapters, in_rule
-from rules_kb.records.diff import Change
+from rules_kb.records.changes import Changes, EditionChanges, in_chapter, in_rule
 
 if TYPE_CHECKING:
     from rules_kb.read.history import Lineage
@@ -44,7 +43,7 @@ def changes(
         result = diff(library, previous, day)
         everything = [c for c in (*result.rules, *result.glossary) if c.type != "typography"]
         if chapter is not None:
-            kept = [c for c in result.rules if c.type != "typography" and _in_chapter(c, chapter)]
+            kept = [c for c in result.rules if c.type != "typography" and in_chapter(c, chapter)]
         elif rule is not None:
             old, new = (
                 _counterpart(lineage, "rule", rule, until, side) for side in (previous, day)
@@ -68,11 +67,6 @@ def changes(
         if value is not None
     }
     return Changes(since, until, tuple(found), scope)
-
-
-def _in_chapter(change: Change, chapter: str) -> bool:
-    """Whether a rule change is in a chapter ("702") or a section ("7") on either side."""
-    return any(found[: len(chapter)] == chapter for found in chapters(change))
 
 
 def _counterpart(lineage: Lineage, kind: str, key: str, edition: str, day: str) -> str | None:

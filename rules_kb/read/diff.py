@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
 from rules_kb.ingest.models import normalise_number
-from rules_kb.records.changes import chapters
+from rules_kb.records.changes import in_chapter
 from rules_kb.records.diff import (
     Change,
     ChangeType,
@@ -34,11 +34,7 @@ def only(edition_diff: EditionDiff, number: str) -> EditionDiff:
     side."""
     wanted = normalise_number(number)
     if "." not in wanted:
-        within = tuple(
-            change
-            for change in edition_diff.rules
-            if any(found[: len(wanted)] == wanted for found in chapters(change))
-        )
+        within = tuple(change for change in edition_diff.rules if in_chapter(change, wanted))
         return EditionDiff(edition_diff.old, edition_diff.new, within, (), edition_diff.stored)
 
     def mine(key: str | None) -> bool:

@@ -58,6 +58,11 @@ def chapters(change: Change) -> set[str]:
     return {key.split(".", 1)[0] for key in (change.old_key, change.new_key) if key}
 
 
+def in_chapter(change: Change, chapter: str) -> bool:
+    """Whether a rule change is in a chapter ("702") or a section ("7") on either side."""
+    return any(found[: len(chapter)] == chapter for found in chapters(change))
+
+
 def in_rule(change: Change, old: str | None, new: str | None) -> bool:
     """Whether a change is of the rule (or one of its subrules) numbered `old` before and
     `new` after."""
