@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -320,7 +321,16 @@ def _realign(db: Database, progress: Progress) -> None:
     lineage.link_all(db.conn, lambda: advance(1, ""))
 
 
-# Further migrations go here, numbered in order (m015_...).
+@migration
+def m015_identity(db: Database, _progress: Progress) -> None:
+    """A random identity for the database, part of the search index's stamp: a database
+    deleted and ingested again from the same files has the same editions and the same
+    count of ingests, and an index left beside it (made by another rules-kb, its texts
+    under other ids) was taken for its own. A copy of the database keeps the identity."""
+    db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)", [uuid.uuid4().hex])
+
+
+# Further migrations go here, numbered in order (m016_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -206,6 +206,27 @@ def test_a_replaced_edition_or_a_foreign_stamp_rebuilds(tmp_path: Path) -> None:
 
 
 @pytest.mark.corpus
+def test_an_index_left_by_a_deleted_database_is_rebuilt(tmp_path: Path) -> None:
+    """A database deleted and ingested again from the same files has the same editions
+    and the same count of ingests; the index left beside it is another database's (its
+    text ids are not this one's) and is built again, by the ingest or by a search."""
+    for index in (True, False):
+        db = small_db(tmp_path, "2026-04-17", index=True)
+        folder = core.index_dir(db)
+        before = core.stamp_of(folder)
+        db.unlink()
+        small_db(tmp_path, "2026-04-17", index=index)
+        with sqlite3.connect(db) as conn:
+            if index:
+                assert core.is_fresh(conn, folder) and core.stamp_of(folder) != before
+            else:
+                assert not core.is_fresh(conn, folder)
+                assert core.ensure_index(conn, folder).action == "built"
+        db.unlink()
+        shutil.rmtree(folder)
+
+
+@pytest.mark.corpus
 def test_an_unwritable_index_is_one_clean_error(tmp_path: Path) -> None:
     db = small_db(tmp_path, "2026-04-17")
     core.index_dir(db).write_text("not a folder")
