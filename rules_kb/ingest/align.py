@@ -253,6 +253,7 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
         _fuzzy(old, new, pairs, left.update(pairs), texts, titles)
     split, merged = _parts(old, new, pairs, left.update(pairs), reworded, texts, titles)
     split.update(_stubs(old, new, pairs, reworded, texts))
+    split.update(_named_stubs(old, new, pairs, split, reworded))
     return _result(len(old), len(new), pairs, split, merged)
 
 
@@ -1062,6 +1063,53 @@ def _stubs(
         owner[k] = i
         split[stubs[i]] = i
     return split
+
+
+def _named_stubs(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    reworded: _Left,
+) -> dict[int, int]:
+    """A new "(Obsolete)" stub left alone by the other passes, named after a name that an
+    old entry went on without ("Legend (Obsolete)" of 2004-10-01, where "Legend, Legendary"
+    went on as "Legendary"; "At End of Turn (Obsolete)" of 2009-07-11, where "End of Turn
+    Step" went on as "End Step"): it was split off that entry, when only one fits.
+    Returns the stubs (new index -> old index)."""
+    group = reworded.of(old, new, GLOSSARY)
+    taken = set(pairs.values()) | set(split)
+    lone = [j for j in group.new if j not in taken and _is_stub(new[j].key)]
+    if not lone:
+        return {}
+    went_on = {
+        i: j for i, j in pairs.items() if old[i].kind == "glossary" and old[i].key != new[j].key
+    }
+    found: dict[int, int] = {}
+    for j in lone:
+        names = [
+            set(name.split()) - _NAME_LINKS for name in heading_names(new[j].key, renamed=False)
+        ]
+        names = [name for name in names if name]
+        fits = [
+            i
+            for i, k in went_on.items()
+            if not _is_stub(old[i].key)
+            and _names_hold(heading_names(old[i].key, renamed=False), names)
+            and not _names_hold(heading_names(new[k].key, renamed=False), names)
+        ]
+        if len(fits) == 1:
+            found[j] = fits[0]
+    return found
+
+
+#: Words that link a name's words and tell no name from another ("At End of Turn").
+_NAME_LINKS = frozenset({"a", "an", "at", "from", "in", "of", "on", "the", "to"})
+
+
+def _names_hold(names: Iterable[str], wanted: list[set[str]]) -> bool:
+    """Whether one of `names` holds every word of one of the `wanted` word sets."""
+    return any(words <= set(name.split()) for name in names for words in wanted)
 
 
 _OBSOLETE = "(obsolete)"

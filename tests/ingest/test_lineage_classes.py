@@ -435,6 +435,31 @@ def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     assert keys(alignment, old, new, "split") == {("In Play", "In Play (Obsolete)")}
 
 
+def test_a_stub_named_for_a_name_its_entry_went_on_without_is_split_from_it() -> None:
+    crowned = "A piece marked with a crown. Only one crowned piece per name may be on the board."
+    close = "The last step of a round. Effects that wait for the close of the round happen now."
+    old: list[Row] = [
+        ("Champion, Crowned", "glossary", None, "Champion is a piece type. " + crowned),
+        ("Close of Round Step", "glossary", None, close),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("At Close of Round (Obsolete)", "glossary", None, "Wording once printed on pieces."),
+        ("Champion (Obsolete)", "glossary", None, "Pieces printed as champions are crowned."),
+        ("Close Step", "glossary", None, close.replace("close of the round", "close step")),
+        ("Crowned", "glossary", None, crowned),
+        ("Herald (Obsolete)", "glossary", None, "Pieces printed as heralds are keepers now."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["Champion, Crowned"] == "Crowned"
+    assert mapping["Close of Round Step"] == "Close Step"
+    assert keys(alignment, old, new, "split") == {
+        ("Champion, Crowned", "Champion (Obsolete)"),
+        ("Close of Round Step", "At Close of Round (Obsolete)"),
+    }  # "Herald" names no old entry: the stub is new
+
+
 @pytest.mark.parametrize("order", ["short first", "bulk first"])
 def test_an_entry_split_in_two_named_alike_continues_in_the_one_with_its_content(
     order: str,
