@@ -39,6 +39,7 @@ from rules_kb.search.questions import (
     Lexicon,
     Recognised,
     capitalised,
+    name_runs,
     tokens,
     vocabulary_digest,
     vocabulary_lexicon,
@@ -282,7 +283,23 @@ def concepts(
 
     `stems` analyses a text as the index does; `frequency` is a stem's document count."""
     found = tokens(text)
-    recognised = book.lexicon.recognise(found, normal=_single_stem(stems))
+    runs, marks = name_runs(text), capitalised(text)
+    recognised = [
+        item
+        for item in book.lexicon.recognise(found, normal=_single_stem(stems))
+        # a term inside a longer name is a card's word ("Shadow" of "Death's Shadow"), and
+        # so is a name that is a term only by its stem ("Exploration": explore)
+        if not any(
+            start <= item.start and item.end <= end and end - start > item.end - item.start
+            for start, end in runs
+        )
+        and not (
+            item.end - item.start == 1
+            and item.start < len(marks)
+            and marks[item.start]
+            and not book.lexicon.spells(found[item.start])
+        )
+    ]
     covered = {at for item in recognised for at in range(item.start, item.end)}
 
     def weight(forms: Iterable[Sequence[str]]) -> float:
@@ -323,7 +340,7 @@ def concepts(
             )
         )
     seen = {form for concept in result for form in concept.forms}
-    names = capitalised(text)
+    names = marks
     for at, token in enumerate(found):
         if at in covered or token in QUESTION_WORDS:
             continue

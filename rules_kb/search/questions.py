@@ -112,12 +112,51 @@ def tokens(text: str) -> list[str]:
 
 def capitalised(text: str) -> list[bool]:
     """For each token of :func:`tokens`, whether it is written as a name mid-sentence
-    ("Llanowar", "Bolt"; not "ETB", not the first word): most likely a card's name."""
-    found = _TOKEN.findall(fold(text))[: MAX_QUESTION_WORDS * 2]
-    return [
-        at > 0 and token[:1].isupper() and not token.isupper() and token != "I"
-        for at, token in enumerate(found)
-    ]
+    ("Llanowar", "Bolt"; not "ETB", not a sentence's first word): most likely a card's
+    name."""
+    folded = fold(text)
+    result: list[bool] = []
+    for match in list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]:
+        token, before = match.group(), folded[: match.start()]
+        if before.endswith("-") and result:  # "Two-Headed": one word, one mark
+            result.append(result[-1])
+            continue
+        starts = not before.rstrip() or before.rstrip()[-1] in _SENTENCE_ENDS
+        result.append(not starts and token[:1].isupper() and not token.isupper() and token != "I")
+    return result
+
+
+def name_runs(text: str) -> list[tuple[int, int]]:
+    """The runs of tokens (start, end) written as one name of two words or more mid-sentence
+    ("Death's Shadow", "Leyline of the Void"): most likely a card's, whose words name no
+    rule even where one of them is a term ("Shadow")."""
+    marks = capitalised(text)
+    found = tokens(text)
+    runs: list[tuple[int, int]] = []
+    at = 0
+    while at < len(marks):
+        if not marks[at]:
+            at += 1
+            continue
+        end = at + 1
+        while True:
+            step = end
+            while step < len(marks) and not marks[step] and found[step] in _NAME_LINKS:
+                step += 1
+            if step < len(marks) and marks[step] and step > end - 1:
+                end = step + 1
+                continue
+            break
+        if end - at > 1:
+            runs.append((at, end))
+        at = end
+    return runs
+
+
+#: What ends a sentence (or opens a remark) before a word: the next one is not a name.
+_SENTENCE_ENDS = frozenset(".!?:;(\"'-")
+#: Small words inside a card's name ("Leyline of the Void", "Kindle the Carnage").
+_NAME_LINKS = frozenset({"of", "the"})
 
 
 def plain_text(text: str) -> str:
@@ -250,6 +289,10 @@ class Lexicon:
             result.append(Recognised(" ".join(found[at : at + length]), entry, at, at + length))
             at += length
         return result
+
+    def spells(self, token: str) -> bool:
+        """Whether a token is one of the one-word phrases as written (not only its stem)."""
+        return any(phrase == (token,) for phrase, _entry in self.phrases.get(token, ()))
 
     def _match(
         self,

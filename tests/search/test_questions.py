@@ -249,6 +249,40 @@ def test_card_names_lower_no_score(kb: Any) -> None:
     assert plain[:3] == named[:3]
 
 
+def test_a_term_inside_a_cards_name_names_no_rule(kb: Any) -> None:
+    def recognised(question: str) -> list[dict[str, Any]]:
+        return [item.as_dict() for item in kb.search(question, "latest").recognised]
+
+    # "Party", "Shadow" and "Blood" are terms; "Launch Party", "Death's Shadow" and "Blood
+    # Artist" are cards, as is "Exploration" (a term only by its stem: explore)
+    for question, term in [
+        ("does Guttersnipe trigger when I sacrifice it to Launch Party?", "party"),
+        ("my opponent blocks with Death's Shadow. does it survive?", "shadow"),
+        ("does Blood Artist trigger when my creature dies?", "blood"),
+        ("can I play two lands in one turn without Exploration?", "explore"),
+    ]:
+        terms = [found["term"].lower() for found in recognised(question)]
+        assert not any(term in found for found in terms), (question, terms)
+    # the same words as written by someone naming the term keep it
+    for question, term in [
+        ("can a creature with Shadow block?", "shadow"),
+        ("how does First Strike work in a Two-Headed Giant game?", "first strike"),
+        ("who is in my party?", "party"),
+    ]:
+        terms = [found["term"].lower() for found in recognised(question)]
+        assert any(term in found for found in terms), (question, terms)
+
+
+def test_a_name_is_read_mid_sentence_only() -> None:
+    text = "Opponent casts Smallpox. Can I sacrifice a Loxodon Smiter - or Leyline of the Void?"
+    found = questions.tokens(text)
+    runs = [" ".join(found[start:end]) for start, end in questions.name_runs(text)]
+    assert runs == ["loxodon smiter", "leyline of the void"]
+    marks = questions.capitalised(text)
+    assert not marks[found.index("can")] and marks[found.index("smallpox")]
+    assert questions.capitalised("a Two-Headed Giant game") == [False, True, True, True, False]
+
+
 def test_questions_answer_as_of_the_edition(kb: Any) -> None:
     # deathtouch was 502.63 in 2009-05-01, before the keywords moved to 702
     found = ranked(kb, "does deathtouch work with trample?", "2009-05-01")
