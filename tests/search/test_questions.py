@@ -146,6 +146,7 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("tokens made tapped and attacking", "put onto the battlefield attacking"),
         ("tokens that enter tapped and attacking", "put onto the battlefield attacking"),
         ("does saccing it count as casting", "sacrifice"),
+        ("do players die at 0 life right away?", "a player losing the game"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
