@@ -147,6 +147,7 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("tokens that enter tapped and attacking", "put onto the battlefield attacking"),
         ("does saccing it count as casting", "sacrifice"),
         ("do players die at 0 life right away?", "a player losing the game"),
+        ("does my 0/0 die immediately?", "when state-based actions are checked"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
