@@ -40,6 +40,8 @@ QUESTION_WORDS = frozenset(
     true false exactly thing things someone something anyone anything one ones like
     say says said let lets need needs want wants allowed able possible
     they them their theirs he him his she her hers us itself themselves
+    here about please anyway basically hi hello thanks thank question wondering wonder
+    curious confused sure know think understand assume guess pretty simply help
     """.split()  # noqa: SIM905
 )
 #: Words that, leading a query, make it a question.
@@ -210,9 +212,11 @@ def _vocabulary_text() -> str:
 
 @cache
 def vocabulary_digest() -> str:
-    """A digest of the judge's vocabulary as shipped: what was made from it is stale when
-    this changes."""
-    return hashlib.blake2b(_vocabulary_text().encode("utf-8"), digest_size=16).hexdigest()
+    """A digest of the judge's vocabulary as shipped and of the question words (which keep
+    glossary names out of it): what was made from them is stale when this changes."""
+    words = " ".join(sorted(QUESTION_WORDS))
+    text = f"{_vocabulary_text()}\n{words}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 @cache

@@ -165,6 +165,19 @@ def test_word_pairs_keep_function_words_but_not_articles() -> None:
     assert ("in", "it") not in found  # two question words say nothing
 
 
+def test_a_saved_book_is_stale_when_the_question_words_change(monkeypatch: Any) -> None:
+    # they keep glossary names out of the lexicon a book holds
+    before = questions.vocabulary_digest()
+    monkeypatch.setattr(questions, "QUESTION_WORDS", questions.QUESTION_WORDS | {"hereabouts"})
+    questions.vocabulary_digest.cache_clear()
+    try:
+        assert questions.vocabulary_digest() != before
+    finally:
+        monkeypatch.undo()
+        questions.vocabulary_digest.cache_clear()
+    assert questions.vocabulary_digest() == before
+
+
 def test_the_longest_phrase_wins() -> None:
     found = questions.vocabulary_lexicon().recognise(questions.tokens("a +1/+1 counter on it"))
     assert [item.words for item in found] == ["+1/+1 counter"]
