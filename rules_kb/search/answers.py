@@ -38,7 +38,9 @@ from rules_kb.search.questions import (
     Entry,
     Lexicon,
     Recognised,
+    breaks,
     capitalised,
+    cited_cards,
     name_runs,
     tokens,
     vocabulary_digest,
@@ -67,6 +69,9 @@ FOREIGN_KEYWORD = 1.0
 #: How much a word written as a name mid-sentence counts ("Llanowar Elves"): a card's
 #: name tells which card, rarely which rule.
 CARD_NAME = 0.25
+#: How much less a rule counts when it belongs to a setting the question does not name
+#: (a multiplayer option, a casual variant, a predefined token).
+ELSEWHERE = 1.5
 #: How much a broad concept of the vocabulary lifts the rules it governs.
 BROAD_LIFT = 1.0
 #: The weight in the index query of a concept's other words, against the words as typed.
@@ -135,6 +140,9 @@ class Book:
     """The edition's glossary names and keyword headings, with the judge's vocabulary."""
     cited: dict[str, float] = field(default_factory=dict)
     """How often other rules cite each rule, 0 to 1 on a log scale."""
+    settings: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The stems that name each chapter of the multiplayer rules and the casual variants
+    (section 8 and 9: "903" Commander -> {"command"}), from their titles."""
     analysed: dict[int, list[str]] = field(default_factory=dict)
     """Stems of the texts ranked so far, by text id."""
     analyse: Callable[[str], list[str]] | None = None
@@ -227,10 +235,28 @@ def read_book(
     }
     most = math.log1p(max(counts.values(), default=1))
     cited_by = {number: math.log1p(count) / most for number, count in counts.items()}
-    return Book(edition, nodes, glossary, lexicon, cited=cited_by, analyse=analyse)
+    settings: dict[str, frozenset[str]] = {}
+    for number, text in conn.execute(
+        "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+        " WHERE r.edition_id = ? AND r.kind IN ('section', 'chapter')"
+        " AND substr(r.number, 1, 1) IN ('8', '9')",
+        [edition_id],
+    ):
+        settings[str(number)] = frozenset(analyse(str(text))) - _GENERIC_TITLE_STEMS
+    return Book(
+        edition, nodes, glossary, lexicon, cited=cited_by, settings=settings, analyse=analyse
+    )
 
 
-BOOK_FORMAT = 1
+#: Words of the multiplayer and variant titles that name no one setting ("Two-Headed Giant
+#: Variant", "Attack Multiple Players Option"), as stems.
+_GENERIC_TITLE_STEMS = frozenset(
+    {"gener", "option", "variant", "rule", "casual", "two", "attack", "multipl", "player"}
+    | {"left", "right", "creatur", "limit", "draft", "free", "all", "head"}
+)
+
+
+BOOK_FORMAT = 2
 """Raise it when :class:`Book` or what :func:`read_book` puts in it changes: books saved
 before are then read again."""
 
@@ -258,7 +284,10 @@ def saved_book(folder: Path, edition: str, key: str) -> Book | None:
 def save_book(folder: Path, book: Book, key: str) -> None:
     """Save a freshly read book beside the search index for the next process, atomically;
     a folder that cannot be written to is left alone (the next process reads it again)."""
-    bare = Book(book.edition, book.nodes, book.glossary, book.lexicon, cited=book.cited)
+    bare = Book(
+        book.edition, book.nodes, book.glossary, book.lexicon, cited=book.cited,
+        settings=book.settings,
+    )  # fmt: skip
     try:
         handle, name = tempfile.mkstemp(dir=folder, prefix=".book-")
     except OSError:
@@ -283,16 +312,18 @@ def concepts(
 
     `stems` analyses a text as the index does; `frequency` is a stem's document count."""
     found = tokens(text)
-    runs, marks = name_runs(text), capitalised(text)
+    runs, marks, cards = name_runs(text), capitalised(text), cited_cards(text)
     recognised = [
         item
-        for item in book.lexicon.recognise(found, normal=_single_stem(stems))
-        # a term inside a longer name is a card's word ("Shadow" of "Death's Shadow"), and
-        # so is a name that is a term only by its stem ("Exploration": explore)
+        for item in book.lexicon.recognise(found, normal=_single_stem(stems), ends=breaks(text))
+        # a term inside a longer name is a card's word ("Shadow" of "Death's Shadow"), as is
+        # every word of a card cited in brackets, and a name that is a term only by its
+        # stem ("Exploration": explore)
         if not any(
             start <= item.start and item.end <= end and end - start > item.end - item.start
             for start, end in runs
         )
+        and not any(start <= item.start < end for start, end in cards)
         and not (
             item.end - item.start == 1
             and item.start < len(marks)
@@ -410,6 +441,9 @@ class Evidence(NamedTuple):
     rules lean on answer more questions."""
     pairs: float = 0.0
     """How many of the question's pairs of adjacent words it has, 0 to 1 (1 at PAIRS)."""
+    elsewhere: bool = False
+    """A rule of a setting the question does not name: a multiplayer option, a casual
+    variant, or one of the predefined tokens (111.10a Treasure)."""
 
 
 def combine(evidence: Evidence) -> float:
@@ -426,6 +460,7 @@ def combine(evidence: Evidence) -> float:
         - LONG_TEXT * evidence.length
         + CITED * evidence.cited
         + PHRASE * evidence.pairs
+        - ELSEWHERE * evidence.elsewhere
     )
     return score * EXAMPLE if evidence.example else score
 
@@ -464,6 +499,7 @@ def score_text(
     example: bool = False,
     cited: float = 0.0,
     pairs: int = 0,
+    settings: frozenset[str] = frozenset(),
 ) -> Scored:
     """One candidate's score: the share of the question it covers, weighted, and the rest
     of the evidence (see the module docstring)."""
@@ -497,8 +533,46 @@ def score_text(
         example=example,
         cited=cited,
         pairs=min(pairs, PAIRS) / PAIRS,
+        elsewhere=elsewhere(key, settings),
     )
     return Scored(key, combine(evidence), tuple(matched), evidence)
+
+
+def settings_named(asked: Sequence[Concept], book: Book) -> frozenset[str]:
+    """The settings a question names (see :func:`elsewhere`): the chapters of sections 8
+    and 9 whose titles share a stem with it or hold a rule its concepts govern ("8" for
+    all of the multiplayer rules, when it names multiplayer or their general chapter), and
+    the predefined tokens its concepts govern ("111.10a")."""
+    stems = {part for concept in asked for form in concept.forms for part in form}
+    named = {key for key, words in book.settings.items() if words & stems}
+    for concept in asked:
+        for rule in concept.rules:
+            if rule[:1] in "89":
+                named.add(rule.split(".")[0])
+            elif rule.startswith(_TOKEN_TYPES):
+                named.add(rule)
+    if named & {"8", "800"}:
+        named.add("8")
+    if named & {"9", "900"}:
+        named.add("9")
+    return frozenset(named)
+
+
+def elsewhere(key: str, named: frozenset[str]) -> bool:
+    """Whether a rule belongs to a setting the question does not name: a chapter of the
+    multiplayer rules or casual variants (800-999), or a predefined token (111.10a-)."""
+    if key.startswith("g:"):
+        return False
+    if key[:1] in "89":
+        chapter = key.split(".")[0]
+        return chapter not in named and key[:1] not in named and key not in named
+    if key.startswith(_TOKEN_TYPES) and len(key) > len(_TOKEN_TYPES):
+        return key not in named and _TOKEN_TYPES not in named
+    return False
+
+
+#: The rule of the predefined tokens, each one a subrule (111.10a Treasure).
+_TOKEN_TYPES = "111.10"
 
 
 def _keyword_rule(number: str) -> str:

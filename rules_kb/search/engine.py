@@ -979,6 +979,7 @@ def _ranked(
         )  # fmt: skip
     raw = [weigh(row.stems) for row in rows]
     top = max(raw, default=0.0) or 1.0
+    named = answers.settings_named(asked, book)
     best: dict[str, tuple[Any, Kind, int]] = {}
     for row, relevance in zip(rows, raw, strict=True):
         if filters.kind == "example" and not row.example:
@@ -986,7 +987,7 @@ def _ranked(
         scored = answers.score_text(
             row.key, row.text, row.stems, asked, relevance=relevance / top,
             heading=row.heading, parent=row.parent, glossary=row.glossary, example=row.example,
-            cited=book.cited.get(row.key, 0.0), pairs=len(pairs & row.pairs),
+            cited=book.cited.get(row.key, 0.0), pairs=len(pairs & row.pairs), settings=named,
         )  # fmt: skip
         kind: Kind = "example" if filters.kind == "example" else row.kind
         if row.key not in best or scored.score > best[row.key][0].score:

@@ -23,6 +23,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 
 from rules_kb.resources import read_text
 from rules_kb.typography import fold
@@ -118,14 +119,56 @@ def capitalised(text: str) -> list[bool]:
     name."""
     folded = fold(text)
     result: list[bool] = []
+    quoted = [match.span() for match in _CARD_QUOTE.finditer(folded)]
     for match in list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]:
         token, before = match.group(), folded[: match.start()]
+        if any(start <= match.start() < end for start, end in quoted):
+            result.append(True)  # "[[super state]]", "{Domri Rade}": a card, as cited
+            continue
         if before.endswith("-") and result:  # "Two-Headed": one word, one mark
             result.append(result[-1])
             continue
         starts = not before.rstrip() or before.rstrip()[-1] in _SENTENCE_ENDS
         result.append(not starts and token[:1].isupper() and not token.isupper() and token != "I")
     return result
+
+
+def breaks(text: str) -> frozenset[int]:
+    """The tokens of :func:`tokens` that punctuation ends ("artifact, creature": 0): no
+    phrase of the vocabulary runs across a comma or a sentence's end."""
+    folded = fold(text)
+    found = list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]
+    return frozenset(
+        at
+        for at, (match, after) in enumerate(pairwise(found))
+        if _PUNCTUATION.search(folded, match.end(), after.start())
+    )
+
+
+#: Punctuation that ends a phrase.
+_PUNCTUATION = re.compile(r"[,;:.!?]")
+
+
+def cited_cards(text: str) -> list[tuple[int, int]]:
+    """The runs of tokens (start, end) of cards cited the way forums and card bots write
+    them, in double brackets or braces ("[[Agrus Kos, Eternal Soldier]]", "{Domri Rade}"):
+    a card's name, whatever its words."""
+    folded = fold(text)
+    quoted = [match.span() for match in _CARD_QUOTE.finditer(folded)]
+    runs: list[tuple[int, int, int]] = []  # (start, end, which citation)
+    for at, match in enumerate(list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]):
+        for span, (start, end) in enumerate(quoted):
+            if start <= match.start() < end:
+                if runs and runs[-1][2] == span:
+                    runs[-1] = (runs[-1][0], at + 1, span)
+                else:
+                    runs.append((at, at + 1, span))
+    return [(start, end) for start, end, _span in runs]
+
+
+#: A card cited in double brackets, or in braces holding a space ("{Domri Rade}"; "{2}{U}"
+#: and "{T}" are symbols).
+_CARD_QUOTE = re.compile(r"\[\[[^\[\]]+\]\]|\{[^{}]*[A-Za-z][^{}]*\s[^{}]*\}")
 
 
 def name_runs(text: str) -> list[tuple[int, int]]:
@@ -276,16 +319,20 @@ class Lexicon:
             options.sort(key=lambda option: -len(option[0]))
 
     def recognise(
-        self, found: Sequence[str], normal: Callable[[str], str] | None = None
+        self,
+        found: Sequence[str],
+        normal: Callable[[str], str] | None = None,
+        ends: frozenset[int] = frozenset(),
     ) -> list[Recognised]:
         """The concepts named in a list of tokens, longest match first, never overlapping.
 
-        With `normal` (a stemmer), "tramples" matches a phrase "trample" too."""
+        With `normal` (a stemmer), "tramples" matches a phrase "trample" too; no phrase
+        runs past a token in `ends` (see :func:`breaks`)."""
         result: list[Recognised] = []
         at = 0
         normalised = [normal(token) or token for token in found] if normal else None
         while at < len(found):
-            match = self._match(found, at, normalised, normal)
+            match = self._match(found, at, normalised, normal, ends)
             if match is None:
                 at += 1
                 continue
@@ -304,9 +351,12 @@ class Lexicon:
         at: int,
         normalised: list[str] | None,
         normal: Callable[[str], str] | None,
+        ends: frozenset[int] = frozenset(),
     ) -> tuple[int, Entry] | None:
         for phrase, entry in self.phrases.get(found[at], ()):
-            if tuple(found[at : at + len(phrase)]) == phrase:
+            if tuple(found[at : at + len(phrase)]) == phrase and not any(
+                end in ends for end in range(at, at + len(phrase) - 1)
+            ):
                 return len(phrase), entry
         if normalised is None or normal is None:
             return None

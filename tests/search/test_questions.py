@@ -148,6 +148,10 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("does saccing it count as casting", "sacrifice"),
         ("do players die at 0 life right away?", "a player losing the game"),
         ("does my 0/0 die immediately?", "when state-based actions are checked"),
+        ("is a shock land nonbasic?", "nonbasic land"),
+        ("can my creature have negative power?", "negative numbers"),
+        ("can I untap an untapped creature?", "tapping and untapping"),
+        ("does it hit artifact creatures?", "objects with more than one card type"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
@@ -288,6 +292,51 @@ def test_a_term_inside_a_cards_name_names_no_rule(kb: Any) -> None:
         assert any(term in found for found in terms), (question, terms)
 
 
+def test_cards_cited_in_brackets_are_names() -> None:
+    text = "When [[Flamerush Rider]] attacks, can I copy [[super state]]? {Domri Rade} pays {2}{U}"
+    found = questions.tokens(text)
+    cited = [" ".join(found[start:end]) for start, end in questions.cited_cards(text)]
+    assert cited == ["flamerush rider", "super state", "domri rade"]  # not the mana symbols
+    marks = questions.capitalised(text)
+    assert marks[found.index("super")] and marks[found.index("state")]
+
+
+def test_no_phrase_runs_across_a_comma_or_a_sentence() -> None:
+    lexicon = questions.vocabulary_lexicon()
+    terms = [item.entry.term for item in lexicon.recognise(questions.tokens("artifact creatures"))]
+    assert "objects with more than one card type" in terms
+    for text in ["destroy each artifact, creature, and enchantment", "an artifact. Creature"]:
+        found = lexicon.recognise(questions.tokens(text), ends=questions.breaks(text))
+        assert "objects with more than one card type" not in [i.entry.term for i in found], text
+
+
+def test_a_setting_the_question_does_not_name_counts_less() -> None:
+    from rules_kb.search import answers
+
+    for key in ("800.4a", "810.8a", "903.9a", "901.5", "111.10a", "111.10q"):
+        assert answers.elsewhere(key, frozenset()), key
+    for key in ("702.19b", "111.10", "111.3", "510.1c", "g:Commander"):
+        assert not answers.elsewhere(key, frozenset()), key
+    assert not answers.elsewhere("800.4a", frozenset({"8"}))
+    assert not answers.elsewhere("903.9a", frozenset({"903"}))
+    assert answers.elsewhere("810.8a", frozenset({"903"}))
+    assert not answers.elsewhere("111.10a", frozenset({"111.10a"}))
+    book = answers.Book(
+        "2026-08-07", {}, {}, questions.Lexicon(),
+        settings={"8": frozenset({"multiplay"}), "800": frozenset(), "903": frozenset({"command"})},
+    )  # fmt: skip
+
+    def named(*forms: str, rules: tuple[str, ...] = ()) -> frozenset[str]:
+        asked = [answers.Concept(form, None, ((form,),), rules) for form in forms]
+        return answers.settings_named(asked, book)
+
+    assert named("command") == {"903"}
+    assert named("multiplay") == {"8"}  # the section: every multiplayer option
+    assert named("trampl", rules=("111.10a",)) == {"111.10a"}
+    assert named("ffa", rules=("806.1",)) == {"806"}
+    assert named("trampl") == frozenset()
+
+
 def test_a_name_is_read_mid_sentence_only() -> None:
     text = "Opponent casts Smallpox. Can I sacrifice a Loxodon Smiter - or Leyline of the Void?"
     found = questions.tokens(text)
@@ -296,6 +345,19 @@ def test_a_name_is_read_mid_sentence_only() -> None:
     marks = questions.capitalised(text)
     assert not marks[found.index("can")] and marks[found.index("smallpox")]
     assert questions.capitalised("a Two-Headed Giant game") == [False, True, True, True, False]
+
+
+def test_settings_not_named_stay_out_of_the_way(kb: Any) -> None:
+    # multiplayer rules and predefined tokens hold many common words: they answer only
+    # where the question names their setting, or shares their words outright
+    plain = ranked(kb, "if he disenchants my Control Magic, does the creature go back to him?")
+    assert not [number for number in plain if number[0] in "89"], plain
+    assert ranked(kb, "in multiplayer, what happens to what I own when I leave the game?")[0] == (
+        "800.4a"
+    )
+    artifact = ranked(kb, "can I sacrifice an artifact for mana in response?")
+    assert not [number for number in artifact if number.startswith("111.10")], artifact
+    assert "111.10a" in ranked(kb, "can I sacrifice a Treasure token for mana in response?")[:3]
 
 
 def test_questions_answer_as_of_the_edition(kb: Any) -> None:
