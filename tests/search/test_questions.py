@@ -152,6 +152,8 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("can my creature have negative power?", "negative numbers"),
         ("can I untap an untapped creature?", "tapping and untapping"),
         ("does it hit artifact creatures?", "objects with more than one card type"),
+        ("can I play an instant on his turn?", "casting spells"),
+        ("Blood Moon turns my lands into Mountains", "setting a land's basic land type"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
