@@ -69,6 +69,9 @@ FOREIGN_KEYWORD = 1.0
 #: How much a word written as a name mid-sentence counts ("Llanowar Elves"): a card's
 #: name tells which card, rarely which rule.
 CARD_NAME = 0.25
+#: A glossary definition citing a whole chapter names its rules when the chapter holds at
+#: most this many, itself included (a step: 514 Cleanup Step; not 302 Creatures).
+SMALL_CHAPTER = 6
 #: How much less a rule counts when it belongs to a setting the question does not name
 #: (a multiplayer option, a casual variant, a predefined token).
 ELSEWHERE = 1.5
@@ -219,8 +222,11 @@ def read_book(
         glossary[term] = (int(text_id), cited)
         names = [name for name in glossary_names(term) if name.lower() not in QUESTION_WORDS]
         # A definition that sends the reader to a whole chapter ("Creature": see 302) names
-        # a broad subject, not the rules that answer: only its words count.
-        specific = tuple(number for number in cited if "." in number)
+        # a broad subject, not the rules that answer: only its words count; unless the
+        # chapter is small ("Cleanup Step": see 514, four rules), when it is the answer.
+        specific = tuple(
+            number for number in cited if "." in number or _size(nodes, number) <= SMALL_CHAPTER
+        )
         lexicon.add(names, Entry(tuple(n.lower() for n in names), term, (), specific))
     for title, number in titles:
         lexicon.add([title], Entry((title.lower(),), title, (), (number,)))
@@ -248,6 +254,14 @@ def read_book(
     )
 
 
+def _size(nodes: dict[str, Node], number: str) -> int:
+    """How many rules a rule's subtree holds, itself included."""
+    node = nodes.get(number)
+    if node is None:
+        return 0
+    return 1 + sum(_size(nodes, child) for child in node.children)
+
+
 #: Words of the multiplayer and variant titles that name no one setting ("Two-Headed Giant
 #: Variant", "Attack Multiple Players Option"), as stems.
 _GENERIC_TITLE_STEMS = frozenset(
@@ -256,7 +270,7 @@ _GENERIC_TITLE_STEMS = frozenset(
 )
 
 
-BOOK_FORMAT = 2
+BOOK_FORMAT = 3
 """Raise it when :class:`Book` or what :func:`read_book` puts in it changes: books saved
 before are then read again."""
 

@@ -362,6 +362,14 @@ def test_settings_not_named_stay_out_of_the_way(kb: Any) -> None:
     assert "111.10a" in ranked(kb, "can I sacrifice a Treasure token for mana in response?")[:3]
 
 
+def test_a_term_defined_by_a_small_chapter_names_its_rules(kb: Any) -> None:
+    # the glossary's "Cleanup Step" sends the reader to chapter 514, four rules: the one
+    # that answers (no priority in cleanup) comes first
+    assert ranked(kb, "can I cast an instant during the cleanup step?")[0] == "514.3"
+    # "Creature" sends the reader to chapter 302 too, a broad subject: its rules are not lifted
+    assert not [n for n in ranked(kb, "can a creature block two attackers?")[:3] if n[:3] == "302"]
+
+
 def test_questions_answer_as_of_the_edition(kb: Any) -> None:
     # deathtouch was 502.63 in 2009-05-01, before the keywords moved to 702
     found = ranked(kb, "does deathtouch work with trample?", "2009-05-01")
