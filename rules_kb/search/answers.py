@@ -144,8 +144,9 @@ class Book:
     cited: dict[str, float] = field(default_factory=dict)
     """How often other rules cite each rule, 0 to 1 on a log scale."""
     settings: dict[str, frozenset[str]] = field(default_factory=dict)
-    """The stems that name each chapter of the multiplayer rules and the casual variants
-    (section 8 and 9: "903" Commander -> {"command"}), from their titles."""
+    """The stems that name each section and chapter of the multiplayer rules and the
+    casual variants ("903" Commander -> {"command"}; "8" -> {"multiplay"}), from their
+    titles; section 6 held the multiplayer rules before 2009-07-11."""
     analysed: dict[int, list[str]] = field(default_factory=dict)
     """Stems of the texts ranked so far, by text id."""
     analyse: Callable[[str], list[str]] | None = None
@@ -241,14 +242,23 @@ def read_book(
     }
     most = math.log1p(max(counts.values(), default=1))
     cited_by = {number: math.log1p(count) / most for number, count in counts.items()}
-    settings: dict[str, frozenset[str]] = {}
-    for number, text in conn.execute(
-        "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
-        " WHERE r.edition_id = ? AND r.kind IN ('section', 'chapter')"
-        " AND substr(r.number, 1, 1) IN ('8', '9')",
-        [edition_id],
-    ):
-        settings[str(number)] = frozenset(analyse(str(text))) - _GENERIC_TITLE_STEMS
+    headings = {
+        str(number): frozenset(analyse(str(text)))
+        for number, text in conn.execute(
+            "SELECT r.number, t.text FROM rules r JOIN texts t ON t.id = r.text_id"
+            " WHERE r.edition_id = ? AND r.kind IN ('section', 'chapter')",
+            [edition_id],
+        )
+    }
+    # The sections of settings: "Multiplayer Rules" (6 before 2009-07-11, 8 since) and
+    # "Casual Variants" (9), with their chapters.
+    sections = {number for number, words in headings.items()
+                if len(number) == 1 and words & _SETTING_SECTIONS}  # fmt: skip
+    settings = {
+        number: words - _GENERIC_TITLE_STEMS
+        for number, words in headings.items()
+        if number[:1] in sections
+    }
     return Book(
         edition, nodes, glossary, lexicon, cited=cited_by, settings=settings, analyse=analyse
     )
@@ -262,6 +272,8 @@ def _size(nodes: dict[str, Node], number: str) -> int:
     return 1 + sum(_size(nodes, child) for child in node.children)
 
 
+#: Words of the titles of the sections of settings, as stems.
+_SETTING_SECTIONS = frozenset({"multiplay", "variant"})
 #: Words of the multiplayer and variant titles that name no one setting ("Two-Headed Giant
 #: Variant", "Attack Multiple Players Option"), as stems.
 _GENERIC_TITLE_STEMS = frozenset(
@@ -270,7 +282,7 @@ _GENERIC_TITLE_STEMS = frozenset(
 )
 
 
-BOOK_FORMAT = 3
+BOOK_FORMAT = 4
 """Raise it when :class:`Book` or what :func:`read_book` puts in it changes: books saved
 before are then read again."""
 
@@ -513,7 +525,7 @@ def score_text(
     example: bool = False,
     cited: float = 0.0,
     pairs: int = 0,
-    settings: frozenset[str] = frozenset(),
+    settings: Settings | None = None,
 ) -> Scored:
     """One candidate's score: the share of the question it covers, weighted, and the rest
     of the evidence (see the module docstring)."""
@@ -547,39 +559,46 @@ def score_text(
         example=example,
         cited=cited,
         pairs=min(pairs, PAIRS) / PAIRS,
-        elsewhere=elsewhere(key, settings),
+        elsewhere=settings is not None and elsewhere(key, settings),
     )
     return Scored(key, combine(evidence), tuple(matched), evidence)
 
 
-def settings_named(asked: Sequence[Concept], book: Book) -> frozenset[str]:
-    """The settings a question names (see :func:`elsewhere`): the chapters of sections 8
-    and 9 whose titles share a stem with it or hold a rule its concepts govern ("8" for
-    all of the multiplayer rules, when it names multiplayer or their general chapter), and
-    the predefined tokens its concepts govern ("111.10a")."""
+class Settings(NamedTuple):
+    """The settings of an edition and those a question names (see :func:`elsewhere`)."""
+
+    sections: frozenset[str] = frozenset()
+    """The sections of settings: the multiplayer rules and the casual variants."""
+    named: frozenset[str] = frozenset()
+    """The sections, chapters and predefined tokens the question names."""
+
+
+def settings_named(asked: Sequence[Concept], book: Book) -> Settings:
+    """The settings a question names: the sections and chapters of the multiplayer rules
+    and casual variants whose titles share a stem with it or hold a rule its concepts
+    govern (a section's general chapter, 800, stands for the whole section), and the
+    predefined tokens its concepts govern ("111.10a")."""
+    sections = frozenset(key for key in book.settings if len(key) == 1)
     stems = {part for concept in asked for form in concept.forms for part in form}
     named = {key for key, words in book.settings.items() if words & stems}
     for concept in asked:
         for rule in concept.rules:
-            if rule[:1] in "89":
+            if rule[:1] in sections:
                 named.add(rule.split(".")[0])
             elif rule.startswith(_TOKEN_TYPES):
                 named.add(rule)
-    if named & {"8", "800"}:
-        named.add("8")
-    if named & {"9", "900"}:
-        named.add("9")
-    return frozenset(named)
+    named |= {key[:1] for key in named if key[:1] in sections and key[1:] in ("", "00")}
+    return Settings(sections, frozenset(named))
 
 
-def elsewhere(key: str, named: frozenset[str]) -> bool:
-    """Whether a rule belongs to a setting the question does not name: a chapter of the
-    multiplayer rules or casual variants (800-999), or a predefined token (111.10a-)."""
+def elsewhere(key: str, settings: Settings) -> bool:
+    """Whether a rule belongs to a setting the question does not name: a section or
+    chapter of the multiplayer rules or casual variants, or a predefined token (111.10a)."""
     if key.startswith("g:"):
         return False
-    if key[:1] in "89":
-        chapter = key.split(".")[0]
-        return chapter not in named and key[:1] not in named and key not in named
+    named = settings.named
+    if key[:1] in settings.sections:
+        return key[:1] not in named and key.split(".")[0] not in named and key not in named
     if key.startswith(_TOKEN_TYPES) and len(key) > len(_TOKEN_TYPES):
         return key not in named and _TOKEN_TYPES not in named
     return False

@@ -315,28 +315,37 @@ def test_no_phrase_runs_across_a_comma_or_a_sentence() -> None:
 def test_a_setting_the_question_does_not_name_counts_less() -> None:
     from rules_kb.search import answers
 
+    nothing = answers.Settings(frozenset({"8", "9"}), frozenset())
     for key in ("800.4a", "810.8a", "903.9a", "901.5", "111.10a", "111.10q"):
-        assert answers.elsewhere(key, frozenset()), key
+        assert answers.elsewhere(key, nothing), key
     for key in ("702.19b", "111.10", "111.3", "510.1c", "g:Commander"):
-        assert not answers.elsewhere(key, frozenset()), key
-    assert not answers.elsewhere("800.4a", frozenset({"8"}))
-    assert not answers.elsewhere("903.9a", frozenset({"903"}))
-    assert answers.elsewhere("810.8a", frozenset({"903"}))
-    assert not answers.elsewhere("111.10a", frozenset({"111.10a"}))
+        assert not answers.elsewhere(key, nothing), key
+
+    def named(*keys: str) -> answers.Settings:
+        return answers.Settings(frozenset({"8", "9"}), frozenset(keys))
+
+    assert not answers.elsewhere("800.4a", named("8"))
+    assert not answers.elsewhere("903.9a", named("903"))
+    assert answers.elsewhere("810.8a", named("903"))
+    assert not answers.elsewhere("111.10a", named("111.10a"))
+    # before 2009-07-11 the multiplayer rules were section 6
+    assert answers.elsewhere("606.2", answers.Settings(frozenset({"6"}), frozenset()))
     book = answers.Book(
         "2026-08-07", {}, {}, questions.Lexicon(),
-        settings={"8": frozenset({"multiplay"}), "800": frozenset(), "903": frozenset({"command"})},
+        settings={"8": frozenset({"multiplay"}), "800": frozenset(), "903": frozenset({"command"}),
+                  "9": frozenset()},
     )  # fmt: skip
 
-    def named(*forms: str, rules: tuple[str, ...] = ()) -> frozenset[str]:
-        asked = [answers.Concept(form, None, ((form,),), rules) for form in forms]
-        return answers.settings_named(asked, book)
+    def asked(*forms: str, rules: tuple[str, ...] = ()) -> frozenset[str]:
+        concepts = [answers.Concept(form, None, ((form,),), rules) for form in forms]
+        return answers.settings_named(concepts, book).named
 
-    assert named("command") == {"903"}
-    assert named("multiplay") == {"8"}  # the section: every multiplayer option
-    assert named("trampl", rules=("111.10a",)) == {"111.10a"}
-    assert named("ffa", rules=("806.1",)) == {"806"}
-    assert named("trampl") == frozenset()
+    assert asked("command") == {"903"}
+    assert asked("multiplay") == {"8"}  # the section: every multiplayer option
+    assert asked("trampl", rules=("111.10a",)) == {"111.10a"}
+    assert asked("ffa", rules=("806.1",)) == {"806"}
+    assert asked("ffa", rules=("800.2",)) == {"800", "8"}
+    assert asked("trampl") == frozenset()
 
 
 def test_a_name_is_read_mid_sentence_only() -> None:
