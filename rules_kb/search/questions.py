@@ -120,7 +120,13 @@ def capitalised(text: str) -> list[bool]:
     folded = fold(text)
     result: list[bool] = []
     quoted = [match.span() for match in _CARD_QUOTE.finditer(folded)]
-    for match in list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]:
+    found = list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]
+    words = [match.group() for match in found if match.group()[:1].isalpha()]
+    if len(words) >= 3 and sum(word[:1].isupper() for word in words) >= TITLE_CASE * len(words):
+        # A headline ("Can Planeswalkers Deal Commander Damage?"): capitals name nothing.
+        quoted_at = [any(a <= m.start() < b for a, b in quoted) for m in found]
+        return quoted_at
+    for match in found:
         token, before = match.group(), folded[: match.start()]
         if any(start <= match.start() < end for start, end in quoted):
             result.append(True)  # "[[super state]]", "{Domri Rade}": a card, as cited
@@ -169,6 +175,10 @@ def cited_cards(text: str) -> list[tuple[int, int]]:
 #: A card cited in double brackets, or in braces holding a space ("{Domri Rade}"; "{2}{U}"
 #: and "{T}" are symbols).
 _CARD_QUOTE = re.compile(r"\[\[[^\[\]]+\]\]|\{[^{}]*[A-Za-z][^{}]*\s[^{}]*\}")
+
+
+#: The share of a question's words written with a capital from which it is a headline.
+TITLE_CASE = 0.75
 
 
 def name_runs(text: str) -> list[tuple[int, int]]:

@@ -154,6 +154,9 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("does it hit artifact creatures?", "objects with more than one card type"),
         ("can I play an instant on his turn?", "casting spells"),
         ("Blood Moon turns my lands into Mountains", "setting a land's basic land type"),
+        ("what colour is it?", "color"),
+        ("is token one of the super types?", "supertypes"),
+        ("can I give it to my teammate?", "teams"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
@@ -292,6 +295,13 @@ def test_a_term_inside_a_cards_name_names_no_rule(kb: Any) -> None:
     ]:
         terms = [found["term"].lower() for found in recognised(question)]
         assert any(term in found for found in terms), (question, terms)
+
+
+def test_a_headline_names_no_card() -> None:
+    # a question written in title case, as FAQ pages write them: its capitals name nothing
+    for text in ["Can Planeswalkers Deal Commander Damage?", "Is Colorless A Color?"]:
+        assert not any(questions.capitalised(text)) and not questions.name_runs(text), text
+    assert questions.name_runs("my opponent blocks with Death's Shadow, does it die?")
 
 
 def test_cards_cited_in_brackets_are_names() -> None:
