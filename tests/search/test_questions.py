@@ -157,6 +157,7 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("what colour is it?", "color"),
         ("is token one of the super types?", "supertypes"),
         ("can I give it to my teammate?", "teams"),
+        ("what if it gets flying twice?", "more than once"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
