@@ -19,6 +19,7 @@ Everything here is plain Python over texts and stems; the caller runs the index.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 import os
 import pickle
@@ -27,12 +28,14 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.ingest.models import glossary_names
 from rules_kb.records.core import TITLE_LENGTH, is_title
+from rules_kb.search import questions as questions_module
 from rules_kb.search.questions import (
     QUESTION_WORDS,
     Entry,
@@ -288,9 +291,22 @@ before are then read again."""
 
 
 def book_key(index_stamp: str | None) -> str:
-    """What a saved book must have been made from: this format, the index's database
-    content and the judge's vocabulary."""
-    return f"{BOOK_FORMAT} {index_stamp} {vocabulary_digest()}"
+    """What a saved book must have been made from: this format and code, the index's
+    database content and the judge's vocabulary."""
+    return f"{BOOK_FORMAT} {code_digest()} {index_stamp} {vocabulary_digest()}"
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the code that makes a book (this module and the question reader): a
+    book saved by another rules-kb is read again even where BOOK_FORMAT was not raised."""
+    digest = hashlib.blake2b(digest_size=8)
+    for name in (__file__, questions_module.__file__):
+        try:
+            digest.update(Path(name).read_bytes())
+        except OSError:  # (no source beside the bytecode: the names must do)
+            digest.update(name.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def saved_book(folder: Path, edition: str, key: str) -> Book | None:

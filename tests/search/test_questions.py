@@ -188,6 +188,15 @@ def test_a_saved_book_is_stale_when_the_question_words_change(monkeypatch: Any) 
     assert questions.vocabulary_digest() == before
 
 
+def test_a_saved_book_is_stale_when_the_code_that_made_it_changes(monkeypatch: Any) -> None:
+    from rules_kb.search import answers
+
+    before = answers.book_key("stamp")
+    assert answers.code_digest() in before
+    monkeypatch.setattr(answers, "code_digest", lambda: "another rules-kb")
+    assert answers.book_key("stamp") != before
+
+
 def test_the_longest_phrase_wins() -> None:
     found = questions.vocabulary_lexicon().recognise(questions.tokens("a +1/+1 counter on it"))
     assert [item.words for item in found] == ["+1/+1 counter"]

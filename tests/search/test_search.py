@@ -152,7 +152,9 @@ def test_a_question_reads_the_edition_book_saved_beside_the_index(tmp_path: Path
     with sqlite3.connect(db) as conn:
         (edition_id,) = conn.execute("SELECT id FROM editions WHERE date = ?", [LATEST]).fetchone()
         fresh = answers.read_book(conn, edition_id, LATEST, search_index.stems)
-    assert (book.nodes, book.glossary, book.cited) == (fresh.nodes, fresh.glossary, fresh.cited)
+    assert (book.nodes, book.glossary, book.cited, book.settings) == (
+        fresh.nodes, fresh.glossary, fresh.cited, fresh.settings
+    )  # fmt: skip
     assert book.lexicon.phrases == fresh.lexicon.phrases
     assert answers.saved_book(folder, LATEST, key + " another vocabulary") is None
     assert json.loads(ok("search", question, "--db", db, "--json").stdout) == first
