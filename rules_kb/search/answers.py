@@ -286,8 +286,9 @@ _GENERIC_TITLE_STEMS = frozenset(
 
 
 BOOK_FORMAT = 4
-"""Raise it when :class:`Book` or what :func:`read_book` puts in it changes: books saved
-before are then read again."""
+"""Raise it when what :func:`read_book` puts in a book changes by code outside this module
+and the question reader (the index's analyser, the glossary's names): a change here or
+there changes :func:`code_digest` already, and books saved before are read again."""
 
 
 def book_key(index_stamp: str | None) -> str:
@@ -354,7 +355,8 @@ def concepts(
 
     `stems` analyses a text as the index does; `frequency` is a stem's document count."""
     found = tokens(text)
-    runs, marks, cards = name_runs(text), capitalised(text), cited_cards(text)
+    marks, cards = capitalised(text), cited_cards(text)
+    runs = name_runs(text, marks)
     recognised = [
         item
         for item in book.lexicon.recognise(found, normal=_single_stem(stems), ends=breaks(text))

@@ -150,16 +150,17 @@ def reading(conn: sqlite3.Connection) -> Iterator[None]:
 def content_stamp(conn: sqlite3.Connection) -> str:
     """The database's identity and stamp plus a digest of its editions, so a new database
     is never fresh: ``identity:stamp:digest``."""
-    meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('stamp', 'identity')"))
+    row = conn.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
     digest = hashlib.sha256()
     for date, sha in conn.execute("SELECT date, content_sha256 FROM editions ORDER BY date"):
         digest.update(f"{date} {sha}\n".encode())
-    return f"{meta.get('identity', '')}:{meta.get('stamp', 0)}:{digest.hexdigest()[:16]}"
+    return f"{database_identity(conn)}:{row[0] if row else 0}:{digest.hexdigest()[:16]}"
 
 
-def _identity(stamp: str | None) -> str | None:
-    """The database identity a stamp was made with (None for no stamp)."""
-    return None if stamp is None else stamp.split(":", 1)[0]
+def database_identity(conn: sqlite3.Connection) -> str:
+    """The database's random identity (migration m015; "" for a database made before)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+    return str(row[0]) if row else ""
 
 
 #: Each document's label, text, the editions carrying it (ids, comma-separated; dates
@@ -867,7 +868,8 @@ def _needs_rebuild(conn: sqlite3.Connection, folder: Path) -> bool:
     """Whether the index was made from another database, or an edition it holds was
     replaced or dropped since, or a new one is older than one it holds (its bit would move
     every mask): then rebuild."""
-    if _identity(stamp_of(folder)) != _identity(content_stamp(conn)):
+    stamp = stamp_of(folder)
+    if stamp is None or stamp.split(":", 1)[0] != database_identity(conn):
         return True  # made from another database: its text ids are not this one's
     try:
         before = set((folder / EDITIONS_FILE).read_text(encoding="utf-8").split("\n")) - {""}

@@ -109,8 +109,14 @@ def is_syntax(text: str) -> bool:
 def tokens(text: str) -> list[str]:
     """The tokens of a plain-language query, lower case, punctuation read as punctuation:
     "it's a 1/1 with {T}?" -> ["it's", "a", "1/1", "with", "{t}"]."""
-    found = [token.lower() for token in _TOKEN.findall(fold(text))][: MAX_QUESTION_WORDS * 2]
+    found = [match.group().lower() for match in _matches(fold(text))]
     return [token[:-2] if token.endswith("'s") else token for token in found]
+
+
+def _matches(folded: str) -> list[re.Match[str]]:
+    """The tokens of a folded question as matches (where each stands), the first ones that
+    count."""
+    return list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]
 
 
 def capitalised(text: str) -> list[bool]:
@@ -118,17 +124,16 @@ def capitalised(text: str) -> list[bool]:
     ("Llanowar", "Bolt"; not "ETB", not a sentence's first word): most likely a card's
     name."""
     folded = fold(text)
-    result: list[bool] = []
-    quoted = [match.span() for match in _CARD_QUOTE.finditer(folded)]
-    found = list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]
+    found = _matches(folded)
+    cited = {at for start, end in cited_cards(text) for at in range(start, end)}
     words = [match.group() for match in found if match.group()[:1].isalpha()]
     if len(words) >= 3 and sum(word[:1].isupper() for word in words) >= TITLE_CASE * len(words):
         # A headline ("Can Planeswalkers Deal Commander Damage?"): capitals name nothing.
-        quoted_at = [any(a <= m.start() < b for a, b in quoted) for m in found]
-        return quoted_at
-    for match in found:
+        return [at in cited for at in range(len(found))]
+    result: list[bool] = []
+    for at, match in enumerate(found):
         token, before = match.group(), folded[: match.start()]
-        if any(start <= match.start() < end for start, end in quoted):
+        if at in cited:
             result.append(True)  # "[[super state]]", "{Domri Rade}": a card, as cited
             continue
         if before.endswith("-") and result:  # "Two-Headed": one word, one mark
@@ -143,7 +148,7 @@ def breaks(text: str) -> frozenset[int]:
     """The tokens of :func:`tokens` that punctuation ends ("artifact, creature": 0): no
     phrase of the vocabulary runs across a comma or a sentence's end."""
     folded = fold(text)
-    found = list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]
+    found = _matches(folded)
     return frozenset(
         at
         for at, (match, after) in enumerate(pairwise(found))
@@ -162,7 +167,7 @@ def cited_cards(text: str) -> list[tuple[int, int]]:
     folded = fold(text)
     quoted = [match.span() for match in _CARD_QUOTE.finditer(folded)]
     runs: list[tuple[int, int, int]] = []  # (start, end, which citation)
-    for at, match in enumerate(list(_TOKEN.finditer(folded))[: MAX_QUESTION_WORDS * 2]):
+    for at, match in enumerate(_matches(folded)):
         for span, (start, end) in enumerate(quoted):
             if start <= match.start() < end:
                 if runs and runs[-1][2] == span:
@@ -181,11 +186,13 @@ _CARD_QUOTE = re.compile(r"\[\[[^\[\]]+\]\]|\{[^{}]*[A-Za-z][^{}]*\s[^{}]*\}")
 TITLE_CASE = 0.75
 
 
-def name_runs(text: str) -> list[tuple[int, int]]:
+def name_runs(text: str, marks: Sequence[bool] | None = None) -> list[tuple[int, int]]:
     """The runs of tokens (start, end) written as one name of two words or more mid-sentence
     ("Death's Shadow", "Leyline of the Void"): most likely a card's, whose words name no
-    rule even where one of them is a term ("Shadow")."""
-    marks = capitalised(text)
+    rule even where one of them is a term ("Shadow"). `marks` are the text's
+    :func:`capitalised`, when the caller has them already."""
+    if marks is None:
+        marks = capitalised(text)
     found = tokens(text)
     runs: list[tuple[int, int]] = []
     at = 0
@@ -198,7 +205,7 @@ def name_runs(text: str) -> list[tuple[int, int]]:
             step = end
             while step < len(marks) and not marks[step] and found[step] in _NAME_LINKS:
                 step += 1
-            if step < len(marks) and marks[step] and step > end - 1:
+            if step < len(marks) and marks[step]:
                 end = step + 1
                 continue
             break
