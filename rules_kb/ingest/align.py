@@ -209,6 +209,11 @@ _KEY_TEXT = itemgetter(0, 3)
 _KEY = itemgetter(0)
 #: Every phrase renamed contains one of these.
 _RENAME_HINTS = ("play", "from the game", "end ")
+#: A pointer to another rule, with its title: "(See rule 214, "Permanents.")".
+_POINTER = re.compile(
+    r"\s*\(?\b[Ss]ee (?:also )?(?:rules?|sections?)\s+\d{1,3}(?:\.\d+[a-z]?)?"
+    r"[^.;\"“”()]{0,60}?(?:,?\s*[“\"][^”\"]{1,80}[”\"])?\.?\)?(?=\s|$)"
+)
 #: A word once punctuation is dropped (rule numbers are masked as "#").
 _WORD = re.compile(r"[\w#]+")
 
@@ -268,6 +273,14 @@ class _Normalised(dict[int, str]):
     def __missing__(self, text_id: int) -> str:
         self[text_id] = found = normalise(self.raw[text_id])
         return found
+
+    def content(self, text_id: int) -> str:
+        """The normalised text without its pointers to other rules ("See rule 503,
+        "Copying Objects.""): a part that gained one gained no content."""
+        raw = self.raw[text_id]
+        if "ee rule" not in raw and "ee section" not in raw:
+            return self[text_id]
+        return normalise(_POINTER.sub("", raw))
 
 
 class _Titles:
@@ -758,6 +771,9 @@ def _parts(
     def words(item: Item) -> tuple[int, ...]:
         return () if item.text_id in titles else _word_ids(texts[item.text_id])
 
+    def content(item: Item) -> tuple[int, ...]:
+        return () if item.text_id in titles else _word_ids(texts.content(item.text_id))
+
     import numpy as np
 
     old_of = {j: i for i, j in pairs.items()}
@@ -774,7 +790,9 @@ def _parts(
     if candidates and sources:
         # Each part's share of words in every source: its namesake must hold it best.
         shares, _ = _contained(
-            [words(new[j]) for j in candidates], [words(old[i]) for i in sources]
+            [words(new[j]) for j in candidates],
+            [words(old[i]) for i in sources],
+            [content(new[j]) for j in candidates],
         )
         place = {i: column for column, i in enumerate(sources)}
         for row, j in enumerate(candidates):
@@ -1193,13 +1211,21 @@ def _unique_best(
 
 
 def _contained(
-    parts: list[tuple[int, ...]], wholes: list[tuple[int, ...]]
+    parts: list[tuple[int, ...]],
+    wholes: list[tuple[int, ...]],
+    contents: list[tuple[int, ...]] | None = None,
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """Share of each part's distinct words found in each whole, and share of each whole's
-    words found in each part."""
+    words found in each part. Given each part's `contents` (its words without its
+    pointers to other rules), a pointer's words a whole lacks do not count against the
+    part: a part that gained "See rule 503, "Copying Objects."" gained no content."""
     import numpy as np
 
     common, part_sizes, whole_sizes = _overlap(parts, wholes)
+    if contents is not None:
+        common_content, content_sizes, _ = _overlap(contents, wholes)
+        # The part's content, and those of its pointer's words the whole has too.
+        part_sizes = content_sizes + (common - common_content)
     contained: NDArray[np.float32] = (common / np.maximum(part_sizes, 1)).astype(np.float32)
     covered: NDArray[np.float32] = (common / np.maximum(whole_sizes, 1)).astype(np.float32)
     return contained, covered

@@ -115,6 +115,27 @@ def test_a_clause_merged_into_a_rule_that_continues_another_is_merged() -> None:
     assert not alignment.removed
 
 
+def test_a_part_keeping_the_number_and_gaining_a_pointer_keeps_the_line() -> None:
+    """A rule of three sentences printed as three rules, the one keeping the number with a
+    pointer added ("See rule 503, ..."): the pointer is no new content, so the line goes on
+    under the same number and the other part was split from it."""
+    markers = "Markers normally have no point value."
+    tokens = "Tokens have no point value unless the effect that makes them says otherwise."
+    copies = "A copy of a piece copies that piece's point value."
+    old: list[Row] = [
+        ("203.1", "rule", "203", "A piece's point value is printed on it."),
+        ("203.1a", "subrule", "203.1", f"{markers} {tokens} {copies}"),
+    ]
+    new: list[Row] = [
+        ("203.1", "rule", "203", "A piece's point value is printed on it."),
+        ("203.1a", "subrule", "203.1", f'{copies} See rule 503, "Copying Pieces."'),
+        ("203.1d", "subrule", "203.1", tokens),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["203.1a"] == "203.1a"
+    assert keys(alignment, old, new, "split") == {("203.1a", "203.1d")}
+
+
 def test_a_split_with_no_part_keeping_the_number_continues_in_its_first_sentence() -> None:
     """A team rule of three clauses moved to a new chapter as three rules, the last two
     printed first: the line goes on in the part that says what the old rule said first,
