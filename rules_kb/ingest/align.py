@@ -747,6 +747,54 @@ def _context(
     return same_number, same_parent, same_letters
 
 
+@dataclass(slots=True)
+class _Parting:
+    """What the search for splits and merges among the rules left over works on: both
+    editions, the pairs so far (changed as it goes), and what it found."""
+
+    old: Sequence[Item]
+    new: Sequence[Item]
+    pairs: dict[int, int]
+    texts: _Normalised
+    titles: Container[int]
+    #: New index -> old index of the pairs.
+    old_of: dict[int, int]
+    #: Old number -> new number of the pairs: where an old parent stands now.
+    new_key: dict[str, str]
+    #: Split records: new index -> old index.
+    split: dict[int, int]
+    #: Merged records: old index -> new index.
+    merged: dict[int, int]
+
+    @classmethod
+    def of(
+        cls,
+        old: Sequence[Item],
+        new: Sequence[Item],
+        pairs: dict[int, int],
+        texts: _Normalised,
+        titles: Container[int],
+    ) -> _Parting:
+        """The state before any split or merge is found."""
+        old_of = {j: i for i, j in pairs.items()}
+        new_key = {old[i].key: new[j].key for i, j in pairs.items()}
+        return cls(old, new, pairs, texts, titles, old_of, new_key, {}, {})
+
+    def words(self, item: Item) -> tuple[int, ...]:
+        """An item's word ids (none for a title)."""
+        return () if item.text_id in self.titles else _word_ids(self.texts[item.text_id])
+
+    def content(self, item: Item) -> tuple[int, ...]:
+        """An item's word ids without its pointers to other rules (none for a title)."""
+        if item.text_id in self.titles:
+            return ()
+        return _word_ids(self.texts.content(item.text_id))
+
+    def pair(self, i: int, j: int) -> None:
+        """Record old `i` and new `j` as counterparts."""
+        self.pairs[i], self.old_of[j] = j, i
+
+
 def _parts(
     old: Sequence[Item],
     new: Sequence[Item],
@@ -761,164 +809,206 @@ def _parts(
     record left over with its first part. A part's source, or a merge's target, is among
     the `reworded` records (a record printed again as it was lost nothing to a part)."""
     group = left.of(old, new, LEVELS[1])
-    split: dict[int, int] = {}
-    merged: dict[int, int] = {}
     if not group.old and not group.new:
-        return split, merged
+        return {}, {}
+    state = _Parting.of(old, new, pairs, texts, titles)
     sources = reworded.of(old, new, LEVELS[1]).old
     targets = reworded.of(old, new, LEVELS[1]).new
+    # Parts: new records left over, each from the one old rule holding its words.
+    parts = [j for j in group.new if len(state.words(new[j])) >= SPLIT_WORDS]
+    found, namesake_parts = _namesake_parts(state, group.new, sources)
+    _contained_parts(state, parts, sources, found, namesake_parts)
+    lost_parts = _lost_clauses(old, new, pairs, parts, sources, found, state.words)
+    for i, pieces in found.items():
+        _settle_parts(state, i, pieces, namesake_parts | lost_parts)
+    _namesake_merges(state, group.old, targets)
+    _contained_merges(state, group.old, targets)
+    _merge_cores(old, new, pairs, state.split, state.merged, group.old, state.words, texts)
+    _second_copies(state, group.old)
+    return state.split, state.merged
 
-    def words(item: Item) -> tuple[int, ...]:
-        return () if item.text_id in titles else _word_ids(texts[item.text_id])
 
-    def content(item: Item) -> tuple[int, ...]:
-        return () if item.text_id in titles else _word_ids(texts.content(item.text_id))
+def _namesake_parts(
+    state: _Parting, left_new: list[int], sources: list[int]
+) -> tuple[dict[int, list[int]], set[int]]:
+    """A short part keeping its old number and all of whose words its old namesake had
+    ("Lifelink is a static ability." left at 702.13a in 2010-02-01, the rest moved on); a
+    pointer to another rule that it gained is no new content. Returns the parts found by
+    source (old index -> new indices) and the set of them."""
+    old, new = state.old, state.new
+    found: dict[int, list[int]] = {}
+    namesakes = {old[i].key: i for i in sources}
+    candidates = [j for j in left_new if new[j].key in namesakes and state.words(new[j])]
+    if not candidates or not sources:
+        return found, set()
+    # Each part's share of words in every source: its namesake must hold it best.
+    shares, _ = _contained(
+        [state.words(new[j]) for j in candidates],
+        [state.words(old[i]) for i in sources],
+        [state.content(new[j]) for j in candidates],
+    )
+    place = {i: column for column, i in enumerate(sources)}
+    chosen: set[int] = set()
+    for row, j in enumerate(candidates):
+        i = namesakes[new[j].key]
+        share = float(shares[row, place[i]])
+        least = 1.0 if len(state.words(new[j])) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE
+        if share >= least and share >= float(shares[row].max()) - NAMESAKE_MARGIN:
+            found.setdefault(i, []).append(j)
+            chosen.add(j)
+    return found, chosen
 
+
+def _contained_parts(
+    state: _Parting,
+    parts: list[int],
+    sources: list[int],
+    found: dict[int, list[int]],
+    namesake_parts: set[int],
+) -> None:
+    """Parts whose words one source holds best, by a margin (added to `found`); a source
+    that has a counterpart already needs more of them."""
     import numpy as np
 
-    old_of = {j: i for i, j in pairs.items()}
-    # Old number -> new number of the pairs: where an old parent stands now.
-    new_key = {old[i].key: new[j].key for i, j in pairs.items()}
-    # Parts: new records left over, each from the one old rule holding its words.
-    parts = [j for j in group.new if len(words(new[j])) >= SPLIT_WORDS]
-    found: dict[int, list[int]] = {}
-    # A short part keeping its old number and all of whose words its old namesake had
-    # ("Lifelink is a static ability." left at 702.13a in 2010-02-01, the rest moved on).
-    namesakes = {old[i].key: i for i in sources}
-    namesake_parts: set[int] = set()
-    candidates = [j for j in group.new if new[j].key in namesakes and words(new[j])]
-    if candidates and sources:
-        # Each part's share of words in every source: its namesake must hold it best.
-        shares, _ = _contained(
-            [words(new[j]) for j in candidates],
-            [words(old[i]) for i in sources],
-            [content(new[j]) for j in candidates],
-        )
-        place = {i: column for column, i in enumerate(sources)}
-        for row, j in enumerate(candidates):
-            i = namesakes[new[j].key]
-            share = float(shares[row, place[i]])
-            least = 1.0 if len(words(new[j])) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE
-            if share >= least and share >= float(shares[row].max()) - NAMESAKE_MARGIN:
-                found.setdefault(i, []).append(j)
-                namesake_parts.add(j)
-    if parts and sources:
-        contained, covered = _contained(
-            [words(new[j]) for j in parts], [words(old[i]) for i in sources]
-        )
-        source_parents = np.array([new_key.get(old[i].parent or "", "\0") for i in sources])
-        for row, j in enumerate(parts):
-            if j in namesake_parts:
-                continue
-            placed = source_parents == (new[j].parent or "\1")
-            source = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
-            if source is None:
-                continue
-            i = sources[source]
-            if i in pairs and contained[row, source] < SPLIT_CONTAINED:
-                continue  # a source with a counterpart already needs more
-            found.setdefault(i, []).append(j)
-    lost_parts = _lost_clauses(old, new, pairs, parts, sources, found, words)
-    for i, pieces in found.items():
-        kept = pairs.get(i)
-        if kept is not None:
-            # A part holds what the old rule's counterpart lost, not what it kept.
-            lost = set(words(old[i])) - set(words(new[kept]))
-            pieces = [
-                j
-                for j in pieces
-                if j in namesake_parts or j in lost_parts or _carries(words(new[j]), lost)
-            ]
-            if not pieces:
-                continue
+    old, new = state.old, state.new
+    if not parts or not sources:
+        return
+    contained, covered = _contained(
+        [state.words(new[j]) for j in parts], [state.words(old[i]) for i in sources]
+    )
+    source_parents = np.array([state.new_key.get(old[i].parent or "", "\0") for i in sources])
+    for row, j in enumerate(parts):
+        if j in namesake_parts:
+            continue
+        placed = source_parents == (new[j].parent or "\1")
+        source = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
+        if source is None:
+            continue
+        i = sources[source]
+        if i in state.pairs and contained[row, source] < SPLIT_CONTAINED:
+            continue  # a source with a counterpart already needs more
+        found.setdefault(i, []).append(j)
+
+
+def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) -> None:
+    """Old `i` and the parts found of it: the part it continues, and the others split
+    from it. Parts in `sure` (found by name or by what `i` lost) need no further proof."""
+    old, new, words = state.old, state.new, state.words
+    kept = state.pairs.get(i)
+    if kept is not None:
+        # A part holds what the old rule's counterpart lost, not what it kept.
+        lost = set(words(old[i])) - set(words(new[kept]))
+        pieces = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
+        if not pieces:
+            return
+    if kept is None:
+        # No counterpart yet: it continues in the part keeping its number, else in the
+        # part carrying its first sentence (200.7 of 2009-05-01 is 112.1, "An ability can
+        # be one of two things:"), else in its first part. Only where a long part came of
+        # it: short ones alone are boilerplate the fuzzy pass judged already ("Multiple
+        # instances of X are redundant").
+        long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
+        if not long:
+            return
+        kept = next((j for j in long if new[j].key == old[i].key), None)
         if kept is None:
-            # No counterpart yet: it continues in the part keeping its number, else in
-            # the part carrying its first sentence (200.7 of 2009-05-01 is 112.1, "An
-            # ability can be one of two things:"), else in its first part. Only where a
-            # long part came of it: short ones alone are boilerplate the fuzzy pass
-            # judged already ("Multiple instances of X are redundant").
-            long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
-            if not long:
-                continue
-            kept = next((j for j in long if new[j].key == old[i].key), None)
-            if kept is None:
-                first = min(long)
-                others = [j for j in pieces if j != first]
-                kept = _leading(old[i], [first, *others], lambda j: words(new[j]), texts)
-            pairs[i], old_of[kept] = kept, i
-        elif new[kept].key != old[i].key:
-            # The core is the part keeping the number, else the part that carries the
-            # old rule's first sentence (what it was about).
-            same = [j for j in pieces if new[j].key == old[i].key]
-            core = (
-                same[0]
-                if same
-                else _leading(old[i], [kept, *pieces], lambda j: words(new[j]), texts)
-            )
-            if core != kept:
-                pieces = [*pieces, kept]
-                pieces.remove(core)
-                del old_of[kept]
-                pairs[i], old_of[core] = core, i
-                kept = core
-        for j in pieces:
-            if j != kept:
-                split[j] = i
-    # Merges into a record keeping the number of an old one left over, whose words it all
-    # holds: that old record is the core, the one paired with it so far was merged in.
+            first = min(long)
+            others = [j for j in pieces if j != first]
+            kept = _leading(old[i], [first, *others], lambda j: words(new[j]), state.texts)
+        state.pair(i, kept)
+    elif new[kept].key != old[i].key:
+        # The core is the part keeping the number, else the part that carries the old
+        # rule's first sentence (what it was about).
+        same = [j for j in pieces if new[j].key == old[i].key]
+        core = (
+            same[0]
+            if same
+            else _leading(old[i], [kept, *pieces], lambda j: words(new[j]), state.texts)
+        )
+        if core != kept:
+            pieces = [*pieces, kept]
+            pieces.remove(core)
+            del state.old_of[kept]
+            state.pair(i, core)
+            kept = core
+    for j in pieces:
+        if j != kept:
+            state.split[j] = i
+
+
+def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
+    """Merges into a record keeping the number of an old one left over, whose words it
+    all holds: that old record is the core, the one paired with it so far was merged
+    in."""
+    old, new, words = state.old, state.new, state.words
     targets_by_key = {new[j].key: j for j in targets}
-    for i in group.old:
+    for i in left_old:
         home = targets_by_key.get(old[i].key)
         own = words(old[i])
-        if i in pairs or home is None or home in split or not own:
+        if i in state.pairs or home is None or home in state.split or not own:
             continue
         holds = set(words(new[home]))
         share = sum(1 for word in own if word in holds) / len(own)
         if share < (1.0 if len(own) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE):
             continue
-        other = old_of.get(home)
+        other = state.old_of.get(home)
         if other is not None:
             if old[other].key == new[home].key:
                 continue
-            del pairs[other]
-            merged[other] = home
-        pairs[i], old_of[home] = home, i
-    # Merges: old records left over, each into the one new rule holding its words.
-    absorbed = [i for i in group.old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
-    if absorbed and targets:
-        contained, covered = _contained(
-            [words(old[i]) for i in absorbed], [words(new[j]) for j in targets]
-        )
-        target_parents = np.array([new[j].parent or "\1" for j in targets])
-        for row, i in enumerate(absorbed):
-            placed = target_parents == new_key.get(old[i].parent or "", "\0")
-            target = _unique_best(contained[row], covered[row], MERGE_CONTAINED, placed)
-            if target is None:
-                continue
-            j = targets[target]
-            if j in split:
-                continue
-            if j in old_of:
-                # The merged rule brought words its new home did not have.
-                gained = set(words(new[j])) - set(words(old[old_of[j]]))
-                carried = words(old[i])
-                if _carries(carried, gained, MERGE_CARRIES_SHARE) or _explains(carried, gained):
-                    merged[i] = j
-            elif len(words(old[i])) >= ALONE_WORDS:
-                pairs[i], old_of[j] = j, i
-    _merge_cores(old, new, pairs, split, merged, group.old, words, texts)
-    # A rule printed twice, word for word, whose second copy goes: it lives on in the
-    # copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along).
+            del state.pairs[other]
+            state.merged[other] = home
+        state.pair(i, home)
+
+
+def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
+    """Old records left over, each merged into the one new rule holding its words (or,
+    when that rule has no counterpart and the record is long, continued by it)."""
+    import numpy as np
+
+    old, new, words = state.old, state.new, state.words
+    absorbed = [i for i in left_old if i not in state.pairs and len(words(old[i])) >= SPLIT_WORDS]
+    if not absorbed or not targets:
+        return
+    contained, covered = _contained(
+        [words(old[i]) for i in absorbed], [words(new[j]) for j in targets]
+    )
+    target_parents = np.array([new[j].parent or "\1" for j in targets])
+    for row, i in enumerate(absorbed):
+        placed = target_parents == state.new_key.get(old[i].parent or "", "\0")
+        target = _unique_best(contained[row], covered[row], MERGE_CONTAINED, placed)
+        if target is None:
+            continue
+        j = targets[target]
+        if j in state.split:
+            continue
+        if j in state.old_of:
+            # The merged rule brought words its new home did not have.
+            gained = set(words(new[j])) - set(words(old[state.old_of[j]]))
+            carried = words(old[i])
+            if _carries(carried, gained, MERGE_CARRIES_SHARE) or _explains(carried, gained):
+                state.merged[i] = j
+        elif len(words(old[i])) >= ALONE_WORDS:
+            state.pair(i, j)
+
+
+def _second_copies(state: _Parting, left_old: list[int]) -> None:
+    """A rule printed twice, word for word, whose second copy goes: it lives on in the
+    copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along)."""
+    old, new = state.old, state.new
     kept_texts: dict[int, list[int]] = {}
-    for j in old_of:
+    for j in state.old_of:
         if new[j].kind in LEVELS[1]:
             kept_texts.setdefault(new[j].text_id, []).append(j)
-    for i in group.old:
+    for i in left_old:
         copies = kept_texts.get(old[i].text_id, ())
-        if i in pairs or i in merged or len(copies) != 1 or len(words(old[i])) < ALONE_WORDS:
+        if (
+            i in state.pairs
+            or i in state.merged
+            or len(copies) != 1
+            or len(state.words(old[i])) < ALONE_WORDS
+        ):
             continue
-        merged[i] = copies[0]
-    return split, merged
+        state.merged[i] = copies[0]
 
 
 def _lost_clauses(
