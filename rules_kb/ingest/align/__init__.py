@@ -1,0 +1,142 @@
+"""Align two editions: pair each rule (or glossary entry) of the old with its counterpart.
+
+Passes, cheapest first; each works on what the previous ones left:
+
+1. identical: same number (or term) and the same stored text (texts are deduplicated,
+   so equal text ids mean equal texts) - this settles almost every rule of two
+   consecutive editions;
+2. typography: same number (or term) and the same wording once typography is folded
+   (`rules_kb.typography.key`): curly quotes, dashes, "_Magic_" and the like are never
+   a reason to look further;
+3. moved: a wording that occurs once among the leftovers of each side is the same rule
+   under another number (trample 702.18 -> 702.19 in July 2013); then the same for the
+   normalised wording below (renames applied, rule numbers masked);
+4. renamed (glossary): an entry that shares a name with exactly one leftover entry
+   ("Kicker" -> "Kicker, Kicked", "Mana Burn" -> "Mana Burn (Obsolete)");
+5. fuzzy: the rest, level by level (headings, rules, subrules), by similarity of
+   normalised words (rapidfuzz) plus small bonuses for keeping the number or staying
+   under the counterpart of the old parent, with a one-to-one assignment that
+   maximises the total score (the Hungarian method, scipy's linear_sum_assignment),
+   never greedy first matches. A rule (not a heading) that keeps its number and its
+   parent is the same rule when it was rewritten but still shares words with its old
+   self, unless a better counterpart exists elsewhere: the assignment prefers the better
+   total. A subrule whose parent's line is known and that keeps its letters under it
+   follows it on less likeness (a keyword's definition rewritten, "triggered" ->
+   "static", follows its keyword);
+6. splits and merges: a record left new whose words are almost all those of one old
+   record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
+   draw clause becomes 420.5g); the old record's line continues in the part that keeps
+   its number, else its first part. An old record left over whose words are almost all
+   in one new record was merged into it. An old record left over with no part yet
+   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+
+The normalisation folds typography, masks rule numbers (renumbered references must
+not make texts look different) and applies the Magic 2010 renames ("in play" ->
+"on the battlefield", "removed from the game" -> "exiled"), for similarity only.
+
+The modules: `model` (the items, the alignment, the records not paired yet), `words`
+(normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
+(pass 6) and `stubs` (glossary renames that leave an "(Obsolete)" stub). `align` below
+runs them in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
+from rules_kb.ingest.align.pairs import (
+    fuzzy,
+    identical,
+    renamed_entries,
+    renamed_headings,
+    same_key,
+    unique_wording,
+)
+from rules_kb.ingest.align.parts import splits_and_merges
+from rules_kb.ingest.align.stubs import named_stubs, obsolete_stubs
+from rules_kb.ingest.align.words import RULE_REFERENCE, SHORT, Normalised, Titles, normalise
+from rules_kb.typography import key
+
+__all__ = [
+    "RULE_REFERENCE",
+    "Alignment",
+    "Item",
+    "LoadTexts",
+    "align",
+    "normalise",
+    "precision_recall",
+]
+
+
+# the passes ----------------------------------------------------------------------
+
+
+def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Alignment:
+    """Pair old items with new ones, one to one. `load_texts` is asked only for the texts
+    of the items left after the identical pass."""
+    pairs = identical(old, new)
+    used = set(pairs.values())
+    left = Left(
+        [i for i in range(len(old)) if i not in pairs],
+        [j for j in range(len(new)) if j not in used],
+    )
+    if not left.old and not left.new:
+        return _result(len(old), len(new), pairs)
+    raw = load_texts([old[i].text_id for i in left.old] + [new[j].text_id for j in left.new])
+    wording = {text_id: key(text) for text_id, text in raw.items()}
+    same_key(old, new, pairs, left.update(pairs), wording)
+    # What is not the same text under the same number: where parts can come from.
+    reworded = Left(list(left.update(pairs).old), list(left.new))
+    renamed_entries(old, new, pairs, left.update(pairs))
+    unique_wording(old, new, pairs, left.update(pairs), wording)
+    texts = Normalised(raw)
+    titles = Titles(raw)
+    if left.update(pairs).old and left.new:
+        unique_wording(old, new, pairs, left.update(pairs), texts, shortest=SHORT)
+        renamed_headings(old, new, pairs, left.update(pairs))
+        fuzzy(old, new, pairs, left.update(pairs), texts, titles)
+    split, merged = splits_and_merges(old, new, pairs, left.update(pairs), reworded, texts, titles)
+    split.update(obsolete_stubs(old, new, pairs, reworded, texts))
+    split.update(named_stubs(old, new, pairs, split, reworded))
+    return _result(len(old), len(new), pairs, split, merged)
+
+
+def _result(
+    old_count: int,
+    new_count: int,
+    pairs: dict[int, int],
+    split: Mapping[int, int] | None = None,
+    merged: Mapping[int, int] | None = None,
+) -> Alignment:
+    split = split or {}
+    merged = merged or {}
+    used = set(pairs.values())
+    ordered = tuple(sorted(pairs.items(), key=lambda pair: pair[1]))
+    return Alignment(
+        pairs=ordered,
+        removed=tuple(i for i in range(old_count) if i not in pairs and i not in merged),
+        added=tuple(j for j in range(new_count) if j not in used and j not in split),
+        split=tuple(sorted(((i, j) for j, i in split.items()), key=lambda pair: pair[1])),
+        merged=tuple(sorted(merged.items(), key=lambda pair: pair[1])),
+    )
+
+
+def precision_recall(
+    predicted: Mapping[str, str],
+    pairs: Iterable[tuple[str, str]],
+    unmatched_old: Iterable[str] = (),
+    unmatched_new: Iterable[str] = (),
+) -> tuple[float, float]:
+    """Score an alignment (old key -> new key) against labelled pairs and labelled
+    unmatched keys. Only predictions touching a labelled key are judged: a pair made
+    for a key labelled unmatched is a false positive."""
+    labelled = set(pairs)
+    backward = {new: old for old, new in predicted.items()}
+    judged = {(old, predicted[old]) for old, _ in labelled if old in predicted}
+    judged |= {(old, predicted[old]) for old in unmatched_old if old in predicted}
+    judged |= {(backward[new], new) for new in unmatched_new if new in backward}
+    correct = len(judged & labelled)
+    precision = correct / len(judged) if judged else 1.0
+    recall = correct / len(labelled) if labelled else 1.0
+    return precision, recall

@@ -1,0 +1,347 @@
+"""Passes 1-5: records paired one to one, cheapest first (identical, typography, moved,
+renamed, fuzzy); see `rules_kb.ingest.align`."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Container, Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
+
+from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left
+from rules_kb.ingest.align.words import (
+    KEY,
+    KEY_TEXT,
+    SHORT,
+    Normalised,
+    heading_names,
+    is_stub,
+    likeness,
+    name_similarity,
+    normalise,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+
+NAME_WEIGHT = 0.9
+"""How much a heading's likeness counts against a definition's (names are short)."""
+NAME_TIE = 0.05
+"""How much a definition's likeness adds to a glossary pair's, so that headings alike
+("Source" is a word of "Source of an Ability" and of "Source of Damage") are told apart
+by what the entries say."""
+
+ACCEPT = 0.62
+"""Similarity (0..1) at which two texts are the same rule wherever they stand."""
+ACCEPT_IN_PLACE = 0.35
+"""Lower similarity accepted when the number is kept or the parent corresponds: a rule
+that gained a long paragraph (205.4b is 204.4c of 2009-07-11) or was rewritten in place
+(513.2 is 513.1 of 2016-09-30). At 0.30 unrelated neighbours pair (502.15e of 2009-05-01
+with 702.23c)."""
+ACCEPT_SHORT = 0.75
+"""Similarity at which two headings or names are the same (unless the number is kept)."""
+BASELINE = 0.3
+"""Subtracted from the score of every acceptable pair before the assignment."""
+MINIMUM_GAIN = 0.001
+"""What a pair accepted below the baseline (a rule rewritten in place) still scores."""
+ACCEPT_FOLLOW = 0.3
+"""Similarity at which a subrule that keeps its letters under its parent's counterpart
+follows it (a keyword's definition rewritten)."""
+ACCEPT_KEPT = 0.15
+"""Similarity below which a kept number and parent do not make two rules the same."""
+SAME_NUMBER_BONUS = 0.12
+SAME_PARENT_BONUS = 0.08
+SAME_LETTERS_BONUS = 0.03
+
+
+def identical(old: Sequence[Item], new: Sequence[Item]) -> dict[int, int]:
+    """Same key, same text: unchanged (the first occurrence wins for repeated keys)."""
+    # Built from the end, so that the first occurrence of a (key, text) is the one kept.
+    where = dict(zip(map(KEY_TEXT, reversed(new)), range(len(new) - 1, -1, -1), strict=True))
+    found = map(where.get, map(KEY_TEXT, old))
+    pairs = {i: j for i, j in enumerate(found) if j is not None}
+    if len(set(pairs.values())) < len(pairs):  # a repeated (key, text): one to one still
+        taken: set[int] = set()
+        for i, j in list(pairs.items()):
+            if j in taken:
+                del pairs[i]
+            taken.add(j)
+    return pairs
+
+
+def same_key(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: Left,
+    wording: Mapping[int, str],
+) -> None:
+    """Same key, same wording once typography is folded (first occurrence first)."""
+    where: dict[tuple[str, str], list[int]] = {}
+    for j in left.new:
+        where.setdefault((new[j].key, wording[new[j].text_id]), []).append(j)
+    for i in left.old:
+        found = where.get((old[i].key, wording[old[i].text_id]))
+        if found:
+            pairs[i] = found.pop(0)
+
+
+def unique_wording(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: Left,
+    wording: Mapping[int, str],
+    *,
+    shortest: int = 0,
+) -> None:
+    """A wording found once among the leftovers on each side: the same rule, moved.
+    Wordings shorter than `shortest` are left to the later passes."""
+    old_counts = Counter(wording[old[i].text_id] for i in left.old)
+    new_counts = Counter(wording[new[j].text_id] for j in left.new)
+    new_of = {wording[new[j].text_id]: j for j in left.new}
+    for i in left.old:
+        text = wording[old[i].text_id]
+        if old_counts[text] == 1 and new_counts[text] == 1 and len(text) >= shortest:
+            pairs[i] = new_of[text]
+
+
+def renamed_headings(
+    old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], left: Left
+) -> None:
+    """A section or chapter renamed is the heading its records now stand under: when most
+    of an old heading's paired records (at least two) stand under one new heading of its
+    kind that is left over, the two are one heading renamed ("The Game" -> "Game
+    Concepts", section 1 of 2009-10-01)."""
+    group = left.of(old, new, LEVELS[0])
+    if not group.old or not group.new:
+        return
+    free = {new[j].key: j for j in group.new}
+    wanted = {old[i].key: i for i in group.old}
+    votes: dict[str, Counter[str]] = {}
+    for i, j in pairs.items():
+        parent = old[i].parent
+        if parent in wanted and new[j].parent in free:
+            votes.setdefault(parent, Counter())[new[j].parent] += 1  # type: ignore[index]
+    children = Counter(item.parent for item in old if item.parent in wanted)
+    taken = set(pairs.values())
+    for key_, counter in votes.items():
+        ((target, count),) = counter.most_common(1)
+        i, j = wanted[key_], free[target]
+        majority = count >= 2 and count > children[key_] / 2
+        if majority and old[i].kind == new[j].kind and j not in taken:
+            pairs[i] = j
+            taken.add(j)
+
+
+def renamed_entries(
+    old: Sequence[Item], new: Sequence[Item], pairs: dict[int, int], left: Left
+) -> None:
+    """Glossary entries sharing a name with exactly one leftover on the other side
+    ("Kicker" -> "Kicker, Kicked", "Mana Burn" -> "Mana Burn (Obsolete)", "Comes into
+    Play" -> "Enters the Battlefield"; a term kept but redefined shares its own name)."""
+    group = left.of(old, new, frozenset({"glossary"}))
+    if not group.old or not group.new:
+        return
+    old_names = {i: heading_names(old[i].key) for i in group.old}
+    new_names = {j: heading_names(new[j].key) for j in group.new}
+    for i, names in old_names.items():
+        found = [j for j, others in new_names.items() if names & others]
+        if len(found) == 1:
+            mine = [k for k, others in old_names.items() if new_names[found[0]] & others]
+            if mine == [i]:
+                pairs[i] = found[0]
+                del new_names[found[0]]
+
+
+def fuzzy(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: Left,
+    texts: Normalised,
+    titles: Container[int],
+) -> None:
+    """Assign the leftovers level by level. A level is assigned twice: the first round's
+    pairs tell the second which parents correspond (a subrule's rule is in its level)."""
+    import numpy as np
+
+    for level in LEVELS:
+        group = left.update(pairs).of(old, new, level)
+        if not group.old or not group.new:
+            continue
+        similarity = likeness(
+            [texts[old[i].text_id] for i in group.old], [texts[new[j].text_id] for j in group.new]
+        )
+        if level == GLOSSARY:
+            # A glossary entry is its heading as much as its definition.
+            names = name_similarity(
+                [old[i].key for i in group.old], [new[j].key for j in group.new]
+            )
+            # Names alike ("Source" is a word of two new headings) are told apart by content.
+            similarity = np.maximum(similarity, NAME_WEIGHT * names) + NAME_TIE * similarity
+            # An "(Obsolete)" stub names a term the rules no longer use: it goes on under
+            # its own name (the note dropped, "(Informal)", a hyphen) or as another stub
+            # ("Landhome" -> "Islandhome (Obsolete)"), never as a term in use under another
+            # name ("Phase Ability (Obsolete)" is not "Characteristic-Setting Ability").
+            for row, i in enumerate(group.old):
+                if is_stub(old[i].key):
+                    own = heading_names(old[i].key)
+                    for col, j in enumerate(group.new):
+                        if not is_stub(new[j].key) and not own & heading_names(new[j].key):
+                            similarity[row, col] = 0.0
+        kept = ~np.array([old[i].text_id in titles for i in group.old])[:, None]
+        if level != GLOSSARY:
+            similarity = np.maximum(similarity, _carried(old, new, group, similarity, texts))
+        draft = dict(pairs)
+        _assign(old, new, group, similarity, kept, draft, texts)
+        _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
+
+
+#: A sentence of this many words or fewer ("(See rule 708.)") says nothing of identity.
+CARRIED_WORDS = 4
+#: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).
+CARRIED_RATIO = 88.0
+_SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(“\"])")
+
+
+def _carried(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    group: Left,
+    similarity: NDArray[np.float32],
+    texts: Normalised,
+) -> NDArray[np.float32]:
+    """For each plausible pair of a group, the share of the old text's words that stand in
+    sentences the new text carries almost word for word: a rule whose sentences went on
+    under another number, with a sentence added, is that rule (201.3a of 2017-01-20 is
+    201.3b of 2017-04-28, whose number a new rule took), which likeness of the whole texts
+    and the kept number outweighed. Read only for old records whose number the new edition
+    still prints (elsewhere nothing outweighs likeness), and pairs already near the bar."""
+    import numpy as np
+    from rapidfuzz import fuzz
+
+    found = np.zeros_like(similarity)
+    numbers = {item.key for item in new}
+    # No kept number to outweigh: likeness decides, as elsewhere.
+    plausible = similarity >= ACCEPT_FOLLOW
+    plausible[[old[i].key not in numbers for i in group.old]] = False
+
+    @cache
+    def sentences(text_id: int) -> tuple[str, ...]:
+        parts = (normalise(part) for part in _SENTENCE.split(texts.raw[text_id]))
+        return tuple(part for part in parts if len(part.split()) > CARRIED_WORDS)
+
+    for row, col in np.argwhere(plausible).tolist():
+        mine = sentences(old[group.old[row]].text_id)
+        if not mine:
+            continue
+        theirs = sentences(new[group.new[col]].text_id)
+        words = sum(len(sentence.split()) for sentence in mine)
+        kept = sum(
+            len(sentence.split())
+            for sentence in mine
+            if any(fuzz.ratio(sentence, other) >= CARRIED_RATIO for other in theirs)
+        )
+        found[row, col] = kept / words
+    return found
+
+
+def _assign(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    group: Left,
+    similarity: NDArray[np.float32],
+    sentences: NDArray[np.bool_],
+    pairs: dict[int, int],
+    texts: Mapping[int, str],
+    *,
+    parents: Mapping[int, int] | None = None,
+) -> None:
+    """Hungarian assignment of one group of leftovers; pairs below the bar stay apart.
+    `sentences` (a column) marks old items that are not titles; `parents` (default:
+    `pairs`) says which old and new parents correspond."""
+    import numpy as np
+
+    from rules_kb.ingest.assignment import linear_sum_assignment
+
+    same_number, same_parent, same_letters = _context(
+        old, new, group.old, group.new, pairs if parents is None else parents
+    )
+    short = np.array([len(texts[old[i].text_id]) < SHORT for i in group.old])[:, None]
+    acceptable = np.where(
+        short,
+        (similarity >= ACCEPT_SHORT) | ((similarity >= ACCEPT) & same_number),
+        (similarity >= ACCEPT)
+        | ((similarity >= ACCEPT_IN_PLACE) & (same_number | same_parent))
+        | ((similarity >= ACCEPT_FOLLOW) & same_parent & same_letters),
+    )
+    # A rule that keeps its number and its parent is the same rule though rewritten, as
+    # long as it shares some words with its old self: a kept number alone is not enough
+    # (214.4 of 2003-07-01 says something else than 214.4 said); titles never are (a
+    # keyword replaced by another at its number keeps nothing).
+    acceptable |= same_number & same_parent & sentences & (similarity >= ACCEPT_KEPT)
+    score = (
+        similarity
+        + SAME_NUMBER_BONUS * same_number
+        + SAME_PARENT_BONUS * same_parent
+        + SAME_LETTERS_BONUS * same_letters
+    )
+    # Only what an accepted pair scores above the baseline counts: one good pair must beat
+    # two weak ones, which a plain total would not ("unless a better counterpart exists").
+    score = np.where(acceptable, np.maximum(score - BASELINE, MINIMUM_GAIN), 0.0)
+    rows, cols = linear_sum_assignment()(score, maximize=True)
+    for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
+        if acceptable[row, col]:
+            pairs[group.old[row]] = group.new[col]
+
+
+_LETTERS = re.compile(r"[a-z]+$")
+
+
+def _context(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    left_old: list[int],
+    left_new: list[int],
+    pairs: Mapping[int, int],
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Boolean matrices: same number; parent maps to parent; same subrule letters."""
+    import numpy as np
+
+    parent_map = dict(
+        zip(
+            map(KEY, map(old.__getitem__, pairs.keys())),
+            map(KEY, map(new.__getitem__, pairs.values())),
+            strict=True,
+        )
+    )
+    codes: dict[str | None, int] = {None: -1}
+
+    def code(value: str | None) -> int:
+        return codes.setdefault(value, len(codes))
+
+    def letters(key: str) -> str | None:
+        match = _LETTERS.search(key)
+        return match.group(0) if match else None
+
+    old_number = np.array([code(old[i].key) for i in left_old])
+    new_number = np.array([code(new[j].key) for j in left_new])
+
+    # Sections (no parent) stand in corresponding places; glossary entries have no place.
+    def mapped(item: Item) -> int:
+        if item.kind == "glossary":
+            return code("\0glossary")
+        return code(None if item.parent is None else parent_map.get(item.parent, "\0none"))
+
+    mapped_parent = np.array([mapped(old[i]) for i in left_old])
+    new_parent = np.array([code(new[j].parent) for j in left_new])
+    old_letters = np.array([code(letters(old[i].key)) for i in left_old])
+    new_letters = np.array([code(letters(new[j].key)) for j in left_new])
+    same_number = old_number[:, None] == new_number[None, :]
+    same_parent = mapped_parent[:, None] == new_parent[None, :]
+    same_letters = (old_letters[:, None] == new_letters[None, :]) & (old_letters[:, None] >= 0)
+    return same_number, same_parent, same_letters

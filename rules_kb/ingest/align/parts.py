@@ -1,0 +1,484 @@
+"""Pass 6: splits and merges among the rules left over; see `rules_kb.ingest.align`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules_kb.ingest.align.model import LEVELS, Item, Left
+from rules_kb.ingest.align.words import Normalised, containment, first_words, share_within, word_ids
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+
+SPLIT_CONTAINED = 0.8
+"""Share of a record's distinct words found in another for it to be a part of it."""
+MERGE_CONTAINED = 0.6
+"""The same, for an old record left over that went into one new record: rules merged
+in are reworded to fit their new home (214.4b into 212.1b of 2003-07-01 keeps 62% of
+its words; 400.1 of 2009-05-01 is 112.1a). Into a record that continues another, the
+words it brought must be new there, which is asked apart."""
+SPLIT_CONTAINED_ALONE = 0.7
+"""The same, for a part of a record that has no counterpart otherwise."""
+SPLIT_WORDS = 8
+"""Distinct words a record needs before its words say where it came from."""
+ALONE_WORDS = 15
+"""Distinct words a record left alone needs to be paired by its words alone."""
+NAMESAKE_MARGIN = 0.05
+"""How much more of a part's words another source may hold than the old rule whose
+number it keeps, for it still to be a part of that rule."""
+PLACED_BONUS = 0.15
+"""What standing under the counterpart of a part's parent adds to a source's rank."""
+SPLIT_MARGIN = 0.1
+"""How much better than the next candidate the source of a part must be."""
+SPLIT_CARRIES = 3
+SPLIT_CARRIES_SHARE = 0.2
+"""A part must hold this many (and this share) of the words its source's counterpart
+lost (or, merged, of the words its new home gained)."""
+MERGE_CARRIES_SHARE = 0.1
+"""The share for a merge into a record that continues another: a rule merged in brings a
+clause, most of whose words its new home had already (701.16d into 701.16c, 2015-07-17)."""
+MERGE_EXPLAINS = 0.5
+"""Or a rule merged in holds this share of the words its new home gained, at least two
+(713.11 into 712.16 of 2023-04-14 brought "melded" and "and")."""
+LOST_WORDS = 6
+LOST_CARRIED = 0.85
+LOST_CONTAINED = 0.5
+"""A part found by what its source lost: the source's counterpart lost at least
+LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
+words are in the source."""
+LEADING = 0.5
+"""The share of a rule's first sentence that a part (or a source) must hold to be the
+core, where the line goes on: what a rule says first is what it is about."""
+
+
+@dataclass(slots=True)
+class _Parting:
+    """What the search for splits and merges among the rules left over works on: both
+    editions, the pairs so far (changed as it goes), and what it found."""
+
+    old: Sequence[Item]
+    new: Sequence[Item]
+    pairs: dict[int, int]
+    texts: Normalised
+    titles: Container[int]
+    #: New index -> old index of the pairs.
+    old_of: dict[int, int]
+    #: Old number -> new number of the pairs: where an old parent stands now.
+    new_key: dict[str, str]
+    #: Split records: new index -> old index.
+    split: dict[int, int]
+    #: Merged records: old index -> new index.
+    merged: dict[int, int]
+
+    @classmethod
+    def of(
+        cls,
+        old: Sequence[Item],
+        new: Sequence[Item],
+        pairs: dict[int, int],
+        texts: Normalised,
+        titles: Container[int],
+    ) -> _Parting:
+        """The state before any split or merge is found."""
+        old_of = {j: i for i, j in pairs.items()}
+        new_key = {old[i].key: new[j].key for i, j in pairs.items()}
+        return cls(old, new, pairs, texts, titles, old_of, new_key, {}, {})
+
+    def words(self, item: Item) -> tuple[int, ...]:
+        """An item's word ids (none for a title)."""
+        return () if item.text_id in self.titles else word_ids(self.texts[item.text_id])
+
+    def content(self, item: Item) -> tuple[int, ...]:
+        """An item's word ids without its pointers to other rules (none for a title)."""
+        if item.text_id in self.titles:
+            return ()
+        return word_ids(self.texts.content(item.text_id))
+
+    def pair(self, i: int, j: int) -> None:
+        """Record old `i` and new `j` as counterparts."""
+        self.pairs[i], self.old_of[j] = j, i
+
+
+def splits_and_merges(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: Left,
+    reworded: Left,
+    texts: Normalised,
+    titles: Container[int],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Splits and merges among the rules left over: (split: new -> old, merged: old ->
+    new). May re-pair a split record with the part that keeps its number, or pair a
+    record left over with its first part. A part's source, or a merge's target, is among
+    the `reworded` records (a record printed again as it was lost nothing to a part)."""
+    group = left.of(old, new, LEVELS[1])
+    if not group.old and not group.new:
+        return {}, {}
+    state = _Parting.of(old, new, pairs, texts, titles)
+    sources = reworded.of(old, new, LEVELS[1]).old
+    targets = reworded.of(old, new, LEVELS[1]).new
+    # Parts: new records left over, each from the one old rule holding its words.
+    parts = [j for j in group.new if len(state.words(new[j])) >= SPLIT_WORDS]
+    found, namesake_parts = _namesake_parts(state, group.new, sources)
+    _contained_parts(state, parts, sources, found, namesake_parts)
+    lost_parts = _lost_clauses(old, new, pairs, parts, sources, found, state.words)
+    for i, pieces in found.items():
+        _settle_parts(state, i, pieces, namesake_parts | lost_parts)
+    _namesake_merges(state, group.old, targets)
+    _contained_merges(state, group.old, targets)
+    _merge_cores(old, new, pairs, state.split, state.merged, group.old, state.words, texts)
+    _second_copies(state, group.old)
+    return state.split, state.merged
+
+
+def _namesake_parts(
+    state: _Parting, left_new: list[int], sources: list[int]
+) -> tuple[dict[int, list[int]], set[int]]:
+    """A short part keeping its old number and all of whose words its old namesake had
+    ("Lifelink is a static ability." left at 702.13a in 2010-02-01, the rest moved on); a
+    pointer to another rule that it gained is no new content. Returns the parts found by
+    source (old index -> new indices) and the set of them."""
+    old, new = state.old, state.new
+    found: dict[int, list[int]] = {}
+    namesakes = {old[i].key: i for i in sources}
+    candidates = [j for j in left_new if new[j].key in namesakes and state.words(new[j])]
+    if not candidates or not sources:
+        return found, set()
+    # Each part's share of words in every source: its namesake must hold it best.
+    shares, _ = containment(
+        [state.words(new[j]) for j in candidates],
+        [state.words(old[i]) for i in sources],
+        [state.content(new[j]) for j in candidates],
+    )
+    place = {i: column for column, i in enumerate(sources)}
+    chosen: set[int] = set()
+    for row, j in enumerate(candidates):
+        i = namesakes[new[j].key]
+        share = float(shares[row, place[i]])
+        least = 1.0 if len(state.words(new[j])) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE
+        if share >= least and share >= float(shares[row].max()) - NAMESAKE_MARGIN:
+            found.setdefault(i, []).append(j)
+            chosen.add(j)
+    return found, chosen
+
+
+def _contained_parts(
+    state: _Parting,
+    parts: list[int],
+    sources: list[int],
+    found: dict[int, list[int]],
+    namesake_parts: set[int],
+) -> None:
+    """Parts whose words one source holds best, by a margin (added to `found`); a source
+    that has a counterpart already needs more of them."""
+    import numpy as np
+
+    old, new = state.old, state.new
+    if not parts or not sources:
+        return
+    contained, covered = containment(
+        [state.words(new[j]) for j in parts], [state.words(old[i]) for i in sources]
+    )
+    source_parents = np.array([state.new_key.get(old[i].parent or "", "\0") for i in sources])
+    for row, j in enumerate(parts):
+        if j in namesake_parts:
+            continue
+        placed = source_parents == (new[j].parent or "\1")
+        source = _unique_best(contained[row], covered[row], SPLIT_CONTAINED_ALONE, placed)
+        if source is None:
+            continue
+        i = sources[source]
+        if i in state.pairs and contained[row, source] < SPLIT_CONTAINED:
+            continue  # a source with a counterpart already needs more
+        found.setdefault(i, []).append(j)
+
+
+def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) -> None:
+    """Old `i` and the parts found of it: the part it continues, and the others split
+    from it. Parts in `sure` (found by name or by what `i` lost) need no further proof."""
+    old, new, words = state.old, state.new, state.words
+    kept = state.pairs.get(i)
+    if kept is not None:
+        # A part holds what the old rule's counterpart lost, not what it kept.
+        lost = set(words(old[i])) - set(words(new[kept]))
+        pieces = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
+        if not pieces:
+            return
+    if kept is None:
+        # No counterpart yet: it continues in the part keeping its number, else in the
+        # part carrying its first sentence (200.7 of 2009-05-01 is 112.1, "An ability can
+        # be one of two things:"), else in its first part. Only where a long part came of
+        # it: short ones alone are boilerplate the fuzzy pass judged already ("Multiple
+        # instances of X are redundant").
+        long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
+        if not long:
+            return
+        kept = next((j for j in long if new[j].key == old[i].key), None)
+        if kept is None:
+            first = min(long)
+            others = [j for j in pieces if j != first]
+            kept = _leading(old[i], [first, *others], lambda j: words(new[j]), state.texts)
+        state.pair(i, kept)
+    elif new[kept].key != old[i].key:
+        # The core is the part keeping the number, else the part that carries the old
+        # rule's first sentence (what it was about).
+        same = [j for j in pieces if new[j].key == old[i].key]
+        core = (
+            same[0]
+            if same
+            else _leading(old[i], [kept, *pieces], lambda j: words(new[j]), state.texts)
+        )
+        if core != kept:
+            pieces = [*pieces, kept]
+            pieces.remove(core)
+            del state.old_of[kept]
+            state.pair(i, core)
+            kept = core
+    for j in pieces:
+        if j != kept:
+            state.split[j] = i
+
+
+def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
+    """Merges into a record keeping the number of an old one left over, whose words it
+    all holds: that old record is the core, the one paired with it so far was merged
+    in."""
+    old, new, words = state.old, state.new, state.words
+    targets_by_key = {new[j].key: j for j in targets}
+    for i in left_old:
+        home = targets_by_key.get(old[i].key)
+        own = words(old[i])
+        if i in state.pairs or home is None or home in state.split or not own:
+            continue
+        holds = set(words(new[home]))
+        share = sum(1 for word in own if word in holds) / len(own)
+        if share < (1.0 if len(own) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE):
+            continue
+        other = state.old_of.get(home)
+        if other is not None:
+            if old[other].key == new[home].key:
+                continue
+            del state.pairs[other]
+            state.merged[other] = home
+        state.pair(i, home)
+
+
+def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
+    """Old records left over, each merged into the one new rule holding its words (or,
+    when that rule has no counterpart and the record is long, continued by it)."""
+    import numpy as np
+
+    old, new, words = state.old, state.new, state.words
+    absorbed = [i for i in left_old if i not in state.pairs and len(words(old[i])) >= SPLIT_WORDS]
+    if not absorbed or not targets:
+        return
+    contained, covered = containment(
+        [words(old[i]) for i in absorbed], [words(new[j]) for j in targets]
+    )
+    target_parents = np.array([new[j].parent or "\1" for j in targets])
+    for row, i in enumerate(absorbed):
+        placed = target_parents == state.new_key.get(old[i].parent or "", "\0")
+        target = _unique_best(contained[row], covered[row], MERGE_CONTAINED, placed)
+        if target is None:
+            continue
+        j = targets[target]
+        if j in state.split:
+            continue
+        if j in state.old_of:
+            # The merged rule brought words its new home did not have.
+            gained = set(words(new[j])) - set(words(old[state.old_of[j]]))
+            carried = words(old[i])
+            if _carries(carried, gained, MERGE_CARRIES_SHARE) or _explains(carried, gained):
+                state.merged[i] = j
+        elif len(words(old[i])) >= ALONE_WORDS:
+            state.pair(i, j)
+
+
+def _second_copies(state: _Parting, left_old: list[int]) -> None:
+    """A rule printed twice, word for word, whose second copy goes: it lives on in the
+    copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along)."""
+    old, new = state.old, state.new
+    kept_texts: dict[int, list[int]] = {}
+    for j in state.old_of:
+        if new[j].kind in LEVELS[1]:
+            kept_texts.setdefault(new[j].text_id, []).append(j)
+    for i in left_old:
+        copies = kept_texts.get(old[i].text_id, ())
+        if (
+            i in state.pairs
+            or i in state.merged
+            or len(copies) != 1
+            or len(state.words(old[i])) < ALONE_WORDS
+        ):
+            continue
+        state.merged[i] = copies[0]
+
+
+def _lost_clauses(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    parts: list[int],
+    sources: list[int],
+    found: dict[int, list[int]],
+    words: Callable[[Item], tuple[int, ...]],
+) -> set[int]:
+    """Parts found by what their source lost: a new rule holding nearly all the words an
+    old rule's counterpart no longer has, and half its own words in that old rule, was
+    split from it, though reworded too much to be found by its share of words alone
+    (603.12a of 2021-09-24, the 'any number of times' clause 603.12 lost). Returns them."""
+    taken = {j for pieces in found.values() for j in pieces}
+    added: set[int] = set()
+    claims: dict[int, list[int]] = {}
+    losses: dict[int, set[int]] = {}
+    for i in sources:
+        kept = pairs.get(i)
+        if kept is not None and old[i].text_id != new[kept].text_id:
+            lost = set(words(old[i])) - set(words(new[kept]))
+            if len(lost) >= LOST_WORDS:
+                losses[i] = lost
+    if not losses:
+        return added
+    for j in parts:
+        if j in taken:
+            continue
+        mine = set(words(new[j]))
+        shares = sorted(
+            ((len(lost & mine) / len(lost), i) for i, lost in losses.items()), reverse=True
+        )
+        best, i = shares[0]
+        runner_up = shares[1][0] if len(shares) > 1 else 0.0
+        if best < LOST_CARRIED or runner_up > best - SPLIT_MARGIN:
+            continue
+        if share_within(mine, set(words(old[i]))) >= LOST_CONTAINED:
+            claims.setdefault(i, []).append(j)
+    # What one rule lost went to one place: parts that both claim it are only alike.
+    for i, (j, *others) in claims.items():
+        if not others:
+            found.setdefault(i, []).append(j)
+            added.add(j)
+    return added
+
+
+def _merge_cores(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    merged: dict[int, int],
+    left_old: list[int],
+    words: Callable[[Item], tuple[int, ...]],
+    texts: Normalised,
+) -> None:
+    """A rule that took in others continues the one its first sentence comes from: the
+    one whose number it kept if that one holds its first sentence, else the one holding
+    most of it (712.8 of 2023-04-14 opens with old 712.4 and ends with old 713.4, which it
+    holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4).
+    The counterpart it had is merged into it, and a record the core had continued, all of
+    whose words the core had, was split from it."""
+    old_of = {j: i for i, j in pairs.items()}
+    by_key = {old[i].key: i for i in range(len(old)) if old[i].kind in LEVELS[1]}
+    spare = [i for i in left_old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
+
+    def reworded(i: int, j: int) -> bool:
+        return old[i].text_id != new[j].text_id and words(old[i]) != words(new[j])
+
+    changed = [
+        j
+        for j, i in old_of.items()
+        if new[j].kind in LEVELS[1] and j not in split and reworded(i, j)
+    ]
+    for j in changed:
+        i = old_of[j]
+        first = first_words(new[j], texts)
+        if len(first) < SPLIT_WORDS or old[i].key == new[j].key:
+            continue
+        own = set(words(new[j]))
+        namesake = by_key.get(new[j].key)
+        candidates = [k for k in spare if merged.get(k, j) == j]
+        if namesake is not None and namesake in pairs and reworded(namesake, pairs[namesake]):
+            candidates.append(namesake)
+        if not candidates or share_within(words(old[i]), own) < MERGE_CONTAINED:
+            continue
+        shares = {k: share_within(first, set(words(old[k]))) for k in (i, *candidates)}
+        core = max(candidates, key=shares.__getitem__)
+        if shares[core] < LEADING or shares[core] <= shares[i] + SPLIT_MARGIN:
+            continue
+        if core != namesake and share_within(words(old[core]), own) < SPLIT_CONTAINED_ALONE:
+            continue
+        elsewhere = pairs.get(core)
+        if elsewhere is not None:
+            # Its own first sentence must have come here, not stayed where it went; what
+            # it continued there is a part of it.
+            if _leading(old[core], [elsewhere, j], lambda k: words(new[k]), texts) != j:
+                continue
+            if share_within(words(new[elsewhere]), set(words(old[core]))) < SPLIT_CONTAINED_ALONE:
+                continue
+            split[elsewhere] = core
+        merged.pop(core, None)
+        del pairs[i]
+        merged[i] = j
+        pairs[core] = j
+        old_of[j] = core
+        if core in spare:
+            spare.remove(core)
+
+
+def _carries(part: tuple[int, ...], words: set[int], share: float = SPLIT_CARRIES_SHARE) -> bool:
+    """Whether a part holds enough of some words to be where they went (or came from)."""
+    shared = sum(1 for word in part if word in words)
+    return shared >= max(SPLIT_CARRIES, share * len(part))
+
+
+def _leading(
+    whole: Item,
+    parts: list[int],
+    words: Callable[[int], tuple[int, ...]],
+    texts: Normalised,
+) -> int:
+    """Of the parts a rule split into (new indices, the one it continues first), the one
+    holding most of its first sentence's words; the first keeps it unless another holds
+    LEADING of them and leads by SPLIT_MARGIN."""
+    first = first_words(whole, texts)
+    if not first:
+        return parts[0]
+    shares = [share_within(first, set(words(j))) for j in parts]
+    best = max(range(len(parts)), key=shares.__getitem__)
+    leads = shares[best] >= LEADING and shares[best] > shares[0] + SPLIT_MARGIN
+    return parts[best] if leads else parts[0]
+
+
+def _explains(part: tuple[int, ...], gained: set[int]) -> bool:
+    """Whether a rule merged in accounts for most of what its new home gained."""
+    shared = sum(1 for word in part if word in gained)
+    return shared >= 2 and shared >= MERGE_EXPLAINS * len(gained)
+
+
+def _unique_best(
+    contained: NDArray[np.float32],
+    covered: NDArray[np.float32],
+    least: float,
+    placed: NDArray[np.bool_],
+) -> int | None:
+    """The one candidate a record is part of, or None. It holds at least `least` of the
+    record's words and leads the others by SPLIT_MARGIN on that share, with a bonus for
+    standing where the record stands (`placed`: its parent corresponds). When two lead
+    together, the share of the candidate's own words the record holds decides (a long
+    rule holds the words of many short ones; the source the part is most of is the one
+    it came from), again by SPLIT_MARGIN."""
+    import numpy as np
+
+    if not len(contained):
+        return None
+    for rank in (contained + PLACED_BONUS * placed, contained + covered + PLACED_BONUS * placed):
+        best = int(np.argmax(rank))
+        if contained[best] < least:
+            return None
+        if len(rank) < 2 or float(np.partition(rank, -2)[-2]) <= rank[best] - SPLIT_MARGIN:
+            return best
+    return None

@@ -1,0 +1,108 @@
+"""Glossary renames that leave an "(Obsolete)" stub: the stub is split from the entry
+that goes on under the new name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rules_kb.ingest.align.model import GLOSSARY, Item, Left
+from rules_kb.ingest.align.words import heading_names, is_stub, likeness
+
+
+def obsolete_stubs(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    reworded: Left,
+    texts: Mapping[int, str],
+) -> dict[int, int]:
+    """Glossary renames that leave an "(Obsolete)" stub ("Totem Armor" -> "Umbra Armor"
+    and "Totem Armor (Obsolete)"): the name pass paired the old entry with its stub; the
+    entry carrying the old definition continues it, and the stub was split off it.
+    Returns the stubs (new index -> old index)."""
+    group = reworded.of(old, new, GLOSSARY)
+    new_stubs = {j for j in group.new if is_stub(new[j].key)}
+    if not new_stubs:
+        return {}
+    stubs = {i: j for i, j in pairs.items() if j in new_stubs and not is_stub(old[i].key)}
+    if not stubs:
+        return {}
+    candidates = [j for j in group.new if not is_stub(new[j].key)]
+    if not candidates:
+        return {}
+    olds = list(stubs)
+    similarity = likeness(
+        [texts[old[i].text_id] for i in olds], [texts[new[j].text_id] for j in candidates]
+    )
+    owner = {j: i for i, j in pairs.items()}
+    split: dict[int, int] = {}
+    for row, i in enumerate(olds):
+        col = int(similarity[row].argmax())
+        best, k = float(similarity[row, col]), candidates[col]
+        if best < STUB_ACCEPT or k in split:
+            continue
+        holder = owner.get(k)
+        if holder is not None:
+            if holder in stubs:
+                continue
+            held = likeness([texts[old[holder].text_id]], [texts[new[k].text_id]])[0, 0]
+            if best < held + STUB_MARGIN:
+                continue
+            del pairs[holder]
+        pairs[i] = k
+        owner[k] = i
+        split[stubs[i]] = i
+    return split
+
+
+def named_stubs(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    reworded: Left,
+) -> dict[int, int]:
+    """A new "(Obsolete)" stub left alone by the other passes, named after a name that an
+    old entry went on without ("Legend (Obsolete)" of 2004-10-01, where "Legend, Legendary"
+    went on as "Legendary"; "At End of Turn (Obsolete)" of 2009-07-11, where "End of Turn
+    Step" went on as "End Step"): it was split off that entry, when only one fits.
+    Returns the stubs (new index -> old index)."""
+    group = reworded.of(old, new, GLOSSARY)
+    taken = set(pairs.values()) | set(split)
+    lone = [j for j in group.new if j not in taken and is_stub(new[j].key)]
+    if not lone:
+        return {}
+    went_on = {
+        i: j for i, j in pairs.items() if old[i].kind == "glossary" and old[i].key != new[j].key
+    }
+    found: dict[int, int] = {}
+    for j in lone:
+        names = [
+            set(name.split()) - _NAME_LINKS for name in heading_names(new[j].key, renamed=False)
+        ]
+        names = [name for name in names if name]
+        fits = [
+            i
+            for i, k in went_on.items()
+            if not is_stub(old[i].key)
+            and _names_hold(heading_names(old[i].key, renamed=False), names)
+            and not _names_hold(heading_names(new[k].key, renamed=False), names)
+        ]
+        if len(fits) == 1:
+            found[j] = fits[0]
+    return found
+
+
+#: Words that link a name's words and tell no name from another ("At End of Turn").
+_NAME_LINKS = frozenset({"a", "an", "at", "from", "in", "of", "on", "the", "to"})
+
+
+def _names_hold(names: Iterable[str], wanted: list[set[str]]) -> bool:
+    """Whether one of `names` holds every word of one of the `wanted` word sets."""
+    return any(words <= set(name.split()) for name in names for words in wanted)
+
+
+STUB_ACCEPT = 0.5
+"""Likeness of definitions at which an entry continues one whose name went to a stub."""
+STUB_MARGIN = 0.1
+"""How much more like the old definition it must be than what it continued before."""
