@@ -927,6 +927,41 @@ def _ranked(
     all of the question's words (the index was asked for the rarer ones only)."""
     from rules_kb.search import answers
 
+    rules, examples, glossary = _gathered(book, asked, found, records)
+    allowed = sorted(n for n in rules if _allowed(n, filters))
+    narrowed = filters.kind not in (None, "glossary") or filters.section or filters.chapter
+    terms = [] if narrowed else glossary
+    rows = _candidates(conn, book, allowed, examples, terms)
+    weigh = answers.Relevance(asked, frequency, documents)
+    raw = [weigh(row.stems) for row in rows]
+    top = max(raw, default=0.0) or 1.0
+    named = answers.settings_named(asked, book)
+    best: dict[str, tuple[Any, Kind, int]] = {}
+    for row, relevance in zip(rows, raw, strict=True):
+        if filters.kind == "example" and not row.example:
+            continue
+        scored = answers.score_text(
+            row.key, row.text, row.stems, asked, relevance=relevance / top,
+            heading=row.heading, parent=row.parent, glossary=row.glossary, example=row.example,
+            cited=book.cited.get(row.key, 0.0), pairs=len(pairs & row.pairs), settings=named,
+        )  # fmt: skip
+        kind: Kind = "example" if filters.kind == "example" else row.kind
+        if row.key not in best or scored.score > best[row.key][0].score:
+            best[row.key] = (scored, kind, row.text_id)
+    # a text that names none of the question's concepts answers none of it
+    ranked = sorted(
+        (item for item in best.values() if item[0].matched),
+        key=lambda item: (-item[0].score, item[0].key),
+    )
+    return _varied(ranked)
+
+
+def _gathered(
+    book: Any, asked: list[Any], found: dict[int, float], records: Any
+) -> tuple[set[str], dict[str, list[int]], list[str]]:
+    """What may answer a question: rule numbers (those the index found, those its concepts
+    govern, and the subrules of both), the examples found by rule, and the glossary terms
+    found, in the index's order."""
     nodes = book.nodes
     rules: set[str] = set()
     examples: dict[str, list[int]] = {}
@@ -945,14 +980,22 @@ def _ranked(
             _with_subtree(nodes, rule, rules)
     for number in [n for n in rules if nodes[n].children]:
         _with_subtree(nodes, number, rules)
-    allowed = sorted(n for n in rules if _allowed(n, filters))
-    narrowed = filters.kind not in (None, "glossary") or filters.section or filters.chapter
-    terms = [] if narrowed else glossary
+    return rules, examples, glossary
+
+
+def _candidates(
+    conn: sqlite3.Connection,
+    book: Any,
+    allowed: list[str],
+    examples: dict[str, list[int]],
+    terms: list[str],
+) -> list[_Candidate]:
+    """The texts to score: each rule's, each of its examples', each glossary term's."""
+    nodes = book.nodes
     ids = [nodes[n].text_id for n in allowed]
     ids += [text_id for n in allowed for text_id in examples.get(n, ())]
     ids += [book.glossary[term][0] for term in terms]
     texts = read_texts(conn, ids)
-    weigh = answers.Relevance(asked, frequency, documents)
     rows: list[_Candidate] = []
     for number in allowed:
         node = nodes[number]
@@ -977,27 +1020,7 @@ def _ranked(
             _Candidate("g:" + term, "glossary", text_id, text, book.stems(-text_id, text),
                        book.pairs(-text_id, text), glossary=True)
         )  # fmt: skip
-    raw = [weigh(row.stems) for row in rows]
-    top = max(raw, default=0.0) or 1.0
-    named = answers.settings_named(asked, book)
-    best: dict[str, tuple[Any, Kind, int]] = {}
-    for row, relevance in zip(rows, raw, strict=True):
-        if filters.kind == "example" and not row.example:
-            continue
-        scored = answers.score_text(
-            row.key, row.text, row.stems, asked, relevance=relevance / top,
-            heading=row.heading, parent=row.parent, glossary=row.glossary, example=row.example,
-            cited=book.cited.get(row.key, 0.0), pairs=len(pairs & row.pairs), settings=named,
-        )  # fmt: skip
-        kind: Kind = "example" if filters.kind == "example" else row.kind
-        if row.key not in best or scored.score > best[row.key][0].score:
-            best[row.key] = (scored, kind, row.text_id)
-    # a text that names none of the question's concepts answers none of it
-    ranked = sorted(
-        (item for item in best.values() if item[0].matched),
-        key=lambda item: (-item[0].score, item[0].key),
-    )
-    return _varied(ranked)
+    return rows
 
 
 def _varied(ranked: list[tuple[Any, Kind, int]]) -> list[tuple[Any, Kind, int]]:
