@@ -36,6 +36,7 @@ from rules_kb.read.query import Reader  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
+BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
@@ -223,15 +224,16 @@ def _glossary_quality(library: Library) -> tuple[float, float, int, int]:
     return correct / (correct + false), correct / len(spec["pairs"]), labels, len(spec["pairs"])
 
 
-def labelled(db: Path) -> str:
-    """The stored lineage on the stratified labelled steps (tests/fixtures/lineage/),
-    counterparts and statuses, by stratum, against the targets."""
-    from tests.ingest.lineage_labels import score, steps
+def labelled(db: Path, folder: Path | None = None) -> str:
+    """The stored lineage on the stratified labelled steps (tests/fixtures/lineage/, or
+    another `folder` of them), counterparts and statuses, by stratum, against the
+    targets."""
+    from tests.ingest.lineage_labels import FOLDER, score, steps
     from tests.ingest.test_lineage_labels import _answer
 
     reader = Reader(db)
     library = Library(reader)
-    scores, wrong = score(steps(), lambda step: _answer(library, step))
+    scores, wrong = score(steps(folder or FOLDER), lambda step: _answer(library, step))
     rows = []
     for name in ["all", *sorted(k for k in scores if k != "all")]:
         found = scores[name]
@@ -313,6 +315,8 @@ def main() -> None:
     print(commands(options.db))
     print("\n#### Lineage on the stratified labelled steps (tests/fixtures/lineage/)\n")
     print(labelled(options.db))
+    print("\n#### Lineage on the blind sample (tests/fixtures/lineage/blind/)\n")
+    print(labelled(options.db, BLIND))
     print("\n#### The historians' chains\n")
     print(chain_table(options.db))
     print("\n#### Alignment quality on the earlier hand-labelled pairs (precision / recall)\n")
