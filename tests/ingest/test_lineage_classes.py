@@ -456,6 +456,37 @@ def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     assert keys(alignment, old, new, "split") == {("In Play", "In Play (Obsolete)")}
 
 
+def test_a_rename_whose_stub_names_the_new_entry_continues_in_it() -> None:
+    """The new definition is written afresh, too unlike the old to tell by its words, but
+    the stub says which entry replaces it; another stub naming the same entry ("Tucked
+    Away") continues elsewhere, as the entry less like it."""
+    old: list[Row] = [
+        (
+            "Shelved",
+            "glossary",
+            None,
+            "A shelved card is put into the shelved zone. The effect that shelved it may say "
+            "how it returns.",
+        ),
+        ("Tucked Away", "glossary", None, "Older cards tuck cards away for a while."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("Archive", "glossary", None,
+         "1. A zone holding cards out of the match. It used to be known as the shelved "
+         "zone. 2. To put an object there from wherever it is."),
+        ("Shelve, Shelved (Obsolete)", "glossary", None,
+         '"Shelve [something]" is an obsolete term for "archive [something]."'),
+        ("Tucked Away (Obsolete)", "glossary", None,
+         '"Tuck [something] away" is an obsolete term for "archive [something]."'),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["Shelved"] == "Archive"
+    assert mapping["Tucked Away"] == "Tucked Away (Obsolete)"
+    assert keys(alignment, old, new, "split") == {("Shelved", "Shelve, Shelved (Obsolete)")}
+
+
 def test_a_stub_named_for_a_name_its_entry_went_on_without_is_split_from_it() -> None:
     crowned = "A piece marked with a crown. Only one crowned piece per name may be on the board."
     close = "The last step of a round. Effects that wait for the close of the round happen now."

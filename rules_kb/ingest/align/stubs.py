@@ -52,7 +52,45 @@ def obsolete_stubs(
         pairs[i] = k
         owner[k] = i
         split[stubs[i]] = i
+    _stubs_naming(old, new, pairs, stubs, candidates, owner, split, texts)
     return split
+
+
+def _stubs_naming(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    stubs: Mapping[int, int],
+    candidates: list[int],
+    owner: dict[int, int],
+    split: dict[int, int],
+    texts: Mapping[int, str],
+) -> None:
+    """A stub that names the entry new in this edition that replaces its old one ("an
+    obsolete term for "exile [something]"", "An older name for the Commander casual
+    variant"), where the definitions are too unlike to tell: that entry continues the old
+    one, and the stub was split off it. Of stubs naming the same entry, the old entry
+    most like it continues in it."""
+    fresh = [j for j in candidates if j not in owner]
+    naming: dict[int, list[int]] = {}
+    for i, stub in stubs.items():
+        if stub in split:
+            continue
+        said = f" {' '.join(_singular(texts[new[stub].text_id].split()))} "
+        named = [j for j in fresh if any(f" {n} " in said for n in heading_names(new[j].key))]
+        if len(named) == 1:
+            naming.setdefault(named[0], []).append(i)
+    for k, olds in naming.items():
+        scores = likeness([texts[old[i].text_id] for i in olds], [texts[new[k].text_id]])
+        i = olds[int(scores[:, 0].argmax())]
+        pairs[i] = k
+        owner[k] = i
+        split[stubs[i]] = i
+
+
+def _singular(words: Iterable[str]) -> list[str]:
+    """Words with plurals folded as `heading_names` folds them."""
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
 
 
 def named_stubs(
