@@ -487,6 +487,25 @@ def test_a_rename_whose_stub_names_the_new_entry_continues_in_it() -> None:
     assert keys(alignment, old, new, "split") == {("Shelved", "Shelve, Shelved (Obsolete)")}
 
 
+def test_a_heading_kept_whole_is_the_same_entry_though_another_shares_a_name() -> None:
+    """ "Move" is reworded, and "Move/Pass" shares its name: the heading kept whole still
+    decides, and "Fancy-Move Sets" (a word of which is "Move") is not taken for it."""
+    move = "The act of moving a piece involves announcing it and taking the steps needed."
+    old: list[Row] = [
+        ("Fancy-Move Sets", "glossary", None, "Novelty boxes [symbol]"),
+        ("Move", "glossary", None, move),
+        ("Move/Pass", "glossary", None, "Who moves first skips the first draw."),
+    ]
+    new: list[Row] = [
+        ("Move", "glossary", None, move + " A piece placed by an effect is not moved."),
+        ("Move/Pass (Informal)", "glossary", None, "Who moves first skips the first draw."),
+        ("Make a Move", "glossary", None, "A piece placed by an effect isn't moved."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["Move"] == "Move"
+    assert [old[i][0] for i in alignment.removed] == ["Fancy-Move Sets"]
+
+
 def test_a_stub_named_for_a_name_its_entry_went_on_without_is_split_from_it() -> None:
     crowned = "A piece marked with a crown. Only one crowned piece per name may be on the board."
     close = "The last step of a round. Effects that wait for the close of the round happen now."

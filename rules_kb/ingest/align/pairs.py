@@ -148,6 +148,18 @@ def renamed_entries(
         return
     old_names = {i: heading_names(old[i].key) for i in group.old}
     new_names = {j: heading_names(new[j].key) for j in group.new}
+    # A heading kept whole, though another shares a name with it ("Play" and "Play/Draw"
+    # of 2003-07-01), when no other entry on either side has that heading.
+    same: dict[frozenset[str], tuple[list[int], list[int]]] = {}
+    for i, names in old_names.items():
+        same.setdefault(names, ([], []))[0].append(i)
+    for j, names in new_names.items():
+        if names in same:
+            same[names][1].append(j)
+    for olds, news in same.values():
+        if len(olds) == 1 and len(news) == 1:
+            pairs[olds[0]] = news[0]
+            del old_names[olds[0]], new_names[news[0]]
     for i, names in old_names.items():
         found = [j for j, others in new_names.items() if names & others]
         if len(found) == 1:
