@@ -126,7 +126,7 @@ def m003_references(db: Database, _progress: Progress) -> None:
 @migration
 def m004_lineage(db: Database, progress: Progress) -> None:
     """Lineage: every edition aligned with the one before it, the pairs stored
-    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m019."""
+    (`rules_kb.ingest.lineage`). Editions stored before this migration are aligned by m020."""
     for statement in lineage.SCHEMA:
         db.execute(statement)
 
@@ -245,42 +245,42 @@ def m005_declared(db: Database, _progress: Progress) -> None:
 def m006_splits(_db: Database, _progress: Progress) -> None:
     """Splits, merges and "(Obsolete)" stubs recorded (statuses `split` and `merged`),
     identity decided by content before a kept number, a heading that differs only in
-    typography `typography`: the editions are aligned again by m019, which does all of
+    typography `typography`: the editions are aligned again by m020, which does all of
     this too (so an older database is aligned once, not twice)."""
 
 
 @migration
 def m007_copies(_db: Database, _progress: Progress) -> None:
     """A rule printed twice word for word, whose second copy goes, `merged` into the copy
-    that stays instead of `removed`: the editions are aligned again by m019."""
+    that stays instead of `removed`: the editions are aligned again by m020."""
 
 
 @migration
 def m008_pointers(_db: Database, _progress: Progress) -> None:
     """A record renumbered or renamed whose only other difference is its closing
     cross-reference ('See rule 901, "Planechase."') `moved` instead of `moved_changed`:
-    the editions are aligned again by m019."""
+    the editions are aligned again by m020."""
 
 
 @migration
 def m009_stubs(_db: Database, _progress: Progress) -> None:
     """An "(Obsolete)" stub never continued in a term in use under another name ("Phase
     Ability (Obsolete)" is removed in 2003-07-01, not "Characteristic-Setting Ability"):
-    the editions are aligned again by m019."""
+    the editions are aligned again by m020."""
 
 
 @migration
 def m010_carried(_db: Database, _progress: Progress) -> None:
     """A rule whose sentences went on under another number, while a new rule took its
     own, paired with the rule that carries them (201.3a of 2017-01-20 is 201.3b of
-    2017-04-28): the editions are aligned again by m019."""
+    2017-04-28): the editions are aligned again by m020."""
 
 
 @migration
 def m011_merged_clauses(_db: Database, _progress: Progress) -> None:
     """A rule merged as a clause into a rule that continues another, most of whose words
     its new home had already, `merged` instead of `removed` (701.16d into 701.16c of
-    2015-07-17; 501.1 into 500.3a of 2007-05-01): the editions are aligned again by m019."""
+    2015-07-17; 501.1 into 500.3a of 2007-05-01): the editions are aligned again by m020."""
 
 
 @migration
@@ -289,7 +289,7 @@ def m012_first_sentences(_db: Database, _progress: Progress) -> None:
     record its first sentence comes from (806.7c is 805.5a of 2010-06-18; 712.8 of
     2023-04-14 continues 712.4, and 713.4 was merged into it), and a rule merged in that
     brought most of the few words its new home gained is `merged` (713.11 into 712.16):
-    the editions are aligned again by m019."""
+    the editions are aligned again by m020."""
 
 
 @migration
@@ -298,7 +298,7 @@ def m013_lost_clauses(_db: Database, _progress: Progress) -> None:
     reworded (603.12a of 2021-09-24), a rule merged in needs 60% of its words in its new
     home, not 70% (214.4b into 212.1b of 2003-07-01), and glossary headings alike are told
     apart by their definitions ("Source" is "Source of Damage" of 2003-07-01): the
-    editions are aligned again by m019."""
+    editions are aligned again by m020."""
 
 
 @migration
@@ -308,7 +308,7 @@ def m014_in_place(_db: Database, _progress: Progress) -> None:
     m010's carried sentences, m011's merged clauses, m012's first sentences, m013's lost
     clauses), and now a rule whose parent corresponds or whose number is kept is the same
     rule at a likeness of 0.35, not 0.40 (205.4b is 204.4c of 2009-07-11, which gained a
-    long paragraph; 513.2 is 513.1 of 2016-09-30): the editions are aligned again by m019."""
+    long paragraph; 513.2 is 513.1 of 2016-09-30): the editions are aligned again by m020."""
 
 
 def _realign(db: Database, progress: Progress) -> None:
@@ -345,7 +345,7 @@ def m017_pointers(_db: Database, _progress: Progress) -> None:
     503, "Copying Objects."") is no new content: 203.1a of 2007-05-01 goes on as 203.1a,
     and 203.1d was split from it; 701.36a of 2021-06-18 goes on as 701.36a, and the Clue
     token's definition, 111.10f, was split from it: the editions are aligned again by
-    m019."""
+    m020."""
 
 
 @migration
@@ -354,19 +354,27 @@ def m018_stubs_naming(_db: Database, _progress: Progress) -> None:
     now an old glossary entry whose "(Obsolete)" stub names the new entry that replaces it
     continues in that entry where the definitions are too unlike to tell: "Removed from
     the Game" goes on as "Exile" in 2009-07-11, and its stub was split from it: the
-    editions are aligned again by m019."""
+    editions are aligned again by m020."""
 
 
 @migration
-def m019_kept_headings(db: Database, progress: Progress) -> None:
+def m019_kept_headings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006 to m018), and
     now a glossary heading kept whole is the same entry though another shares a name with
     it: "Play" goes on as "Play" in 2003-07-01 (not as "Put Into Play", with "Social-Play
-    Sets" taken for it)."""
+    Sets" taken for it): the editions are aligned again by m020."""
+
+
+@migration
+def m020_named_parts(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again, with all the aligner knows (m006 to m019), and
+    now glossary entries joined or parted under their names are merged or split: "Legend/
+    Legend Rule" goes on as "Legend/Legendary" of 1999-11-01 and "Legendary" was merged
+    into it; "Trigger" of 2009-07-11 was split from "Trigger, Triggered Ability"."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m020_...).
+# Further migrations go here, numbered in order (m021_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -506,6 +506,40 @@ def test_a_heading_kept_whole_is_the_same_entry_though_another_shares_a_name() -
     assert [old[i][0] for i in alignment.removed] == ["Fancy-Move Sets"]
 
 
+def test_entries_joined_or_parted_under_their_names_are_merged_or_split() -> None:
+    """Two entries joined under both names: the one the new heading names first is the
+    core, the other was merged in. An entry parted in two: the part bearing one of its
+    names alone was split from it."""
+    champion = "A champion is a piece of a kind that may be on the board once per name."
+    old: list[Row] = [
+        ("Champion/Champion Rule", "glossary", None, champion),
+        ("Crowned", "glossary", None, "A crowned piece is a champion. See Champion."),
+        (
+            "Signal, Signalled Power",
+            "glossary",
+            None,
+            "A signal is an event a signalled power waits for. A signalled power has a "
+            "signal and an effect, and it acts when its signal happens.",
+        ),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("Champion/Crowned", "glossary", None,
+         "Crowned is a supertype. A crowned piece is a champion, and only one champion "
+         "of a name may be on the board; see the champion rule."),
+        ("Signal", "glossary", None, "Of a power: to act, its signal having happened."),
+        ("Signalled Power", "glossary", None,
+         "A signalled power has a signal and an effect, and it acts when its signal "
+         "happens."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["Champion/Champion Rule"] == "Champion/Crowned"
+    assert keys(alignment, old, new, "merged") == {("Crowned", "Champion/Crowned")}
+    assert mapping["Signal, Signalled Power"] == "Signalled Power"
+    assert keys(alignment, old, new, "split") == {("Signal, Signalled Power", "Signal")}
+
+
 def test_a_stub_named_for_a_name_its_entry_went_on_without_is_split_from_it() -> None:
     crowned = "A piece marked with a crown. Only one crowned piece per name may be on the board."
     close = "The last step of a round. Effects that wait for the close of the round happen now."

@@ -36,7 +36,8 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(pass 6) and `stubs` (glossary renames that leave an "(Obsolete)" stub). `align` below
+(pass 6) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
+stub, entries merged or split by name). `align` below
 runs them in order.
 """
 
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from rules_kb.ingest.align.glossary import named_parts, named_stubs, obsolete_stubs
 from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
 from rules_kb.ingest.align.pairs import (
     fuzzy,
@@ -54,7 +56,6 @@ from rules_kb.ingest.align.pairs import (
     unique_wording,
 )
 from rules_kb.ingest.align.parts import splits_and_merges
-from rules_kb.ingest.align.stubs import named_stubs, obsolete_stubs
 from rules_kb.ingest.align.words import RULE_REFERENCE, SHORT, Normalised, Titles, normalise
 from rules_kb.typography import key
 
@@ -99,6 +100,7 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
     split, merged = splits_and_merges(old, new, pairs, left.update(pairs), reworded, texts, titles)
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))
     split.update(named_stubs(old, new, pairs, split, reworded))
+    named_parts(old, new, pairs, split, merged, reworded)
     return _result(len(old), len(new), pairs, split, merged)
 
 

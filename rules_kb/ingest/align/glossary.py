@@ -1,5 +1,6 @@
-"""Glossary renames that leave an "(Obsolete)" stub: the stub is split from the entry
-that goes on under the new name."""
+"""Pass 6 for glossary entries: renames that leave an "(Obsolete)" stub (the stub is
+split from the entry that goes on under the new name), and entries merged into one or
+split in two by their names."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.model import GLOSSARY, Item, Left
 from rules_kb.ingest.align.words import heading_names, is_stub, likeness
+from rules_kb.ingest.models import glossary_names
 
 
 def obsolete_stubs(
@@ -144,3 +146,51 @@ STUB_ACCEPT = 0.5
 """Likeness of definitions at which an entry continues one whose name went to a stub."""
 STUB_MARGIN = 0.1
 """How much more like the old definition it must be than what it continued before."""
+
+
+def named_parts(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    merged: dict[int, int],
+    reworded: Left,
+) -> None:
+    """Entries joined or parted under their names. An old entry left over that shares a
+    name with just one new entry, which continues another, was merged into it; of the
+    two, the one the new heading names first is the core ("Legend/Legend Rule" and
+    "Legendary" became "Legend/Legendary" in 1999-11-01). A new entry left over whose
+    names are all names of just one old entry, which continues elsewhere, was split from
+    it ("Trigger" from "Trigger, Triggered Ability" of 2009-05-01)."""
+    group = reworded.of(old, new, GLOSSARY)
+    owner = {j: i for i, j in pairs.items()}
+    old_names = {i: heading_names(old[i].key) for i in group.old if not is_stub(old[i].key)}
+    new_names = {j: heading_names(new[j].key) for j in group.new if not is_stub(new[j].key)}
+    for i, names in old_names.items():
+        if i in pairs or i in merged:
+            continue
+        homes = [j for j, others in new_names.items() if names & others]
+        if len(homes) != 1 or homes[0] not in owner:
+            continue
+        j = homes[0]
+        core = owner[j]
+        first = heading_names(_first_name(new[j].key))
+        if first & names and not first & old_names.get(core, frozenset()):
+            del pairs[core]
+            merged[core] = j
+            pairs[i] = j
+            owner[j] = i
+        else:
+            merged[i] = j
+    for j, names in new_names.items():
+        if j in owner or j in split:
+            continue
+        sources = [i for i, others in old_names.items() if names <= others]
+        if len(sources) == 1 and sources[0] in pairs:
+            split[j] = sources[0]
+
+
+def _first_name(term: str) -> str:
+    """The first of the names a heading stands for ("Legend" of "Legend/Legendary")."""
+    names = glossary_names(term.replace("/", ", "))
+    return names[1] if len(names) > 1 else names[0]
