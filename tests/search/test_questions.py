@@ -158,6 +158,8 @@ def test_every_vocabulary_entry_has_words_a_term_and_a_reason() -> None:
         ("is token one of the super types?", "supertypes"),
         ("can I give it to my teammate?", "teams"),
         ("what if it gets flying twice?", "more than once"),
+        ("how does commander tax work with two commanders?", "partner"),
+        ("what happens when my mutated commander dies?", "merged permanent"),
     ],
 )
 def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
