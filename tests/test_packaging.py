@@ -32,6 +32,18 @@ def test_wheel_ships_every_grammar(wheel: zipfile.ZipFile) -> None:
         assert f"rules_kb/grammars/{grammar.name}" in names
 
 
+def test_wheel_ships_every_module(wheel: zipfile.ZipFile) -> None:
+    """A package folder added under rules_kb/ must be listed in pyproject.toml too."""
+    names = set(wheel.namelist())
+    package = ROOT / "rules_kb"
+    missing = [
+        path.relative_to(ROOT).as_posix()
+        for path in package.rglob("*.py")
+        if "__pycache__" not in path.parts and path.relative_to(ROOT).as_posix() not in names
+    ]
+    assert not missing
+
+
 def test_wheel_ships_data_files(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     for data in (ROOT / "data").glob("*.toml"):
