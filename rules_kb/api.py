@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from rules_kb.cores import free_cores
 from rules_kb.errors import GivenUp, RulesKbError, UnknownRule, UnknownTerm
-from rules_kb.ingest.cores import free_cores
 from rules_kb.ingest.session import Session, expand, stored_outcomes
 from rules_kb.progress import Progress, silent
 from rules_kb.records.outcomes import IngestOutcome, IngestResult

@@ -110,7 +110,7 @@ def _workers(pairs: Sequence[tuple[str, str]]) -> int:
         return 1
     if threading.active_count() > 1 or not hasattr(os, "fork"):
         return 1
-    from rules_kb.ingest.cores import usable
+    from rules_kb.cores import usable
 
     return min(usable(), 4)
 

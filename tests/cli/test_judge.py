@@ -280,7 +280,7 @@ def test_free_cores_counts_what_is_idle_now(monkeypatch: pytest.MonkeyPatch) -> 
     import subprocess
     import sys
 
-    from rules_kb.ingest import cores
+    from rules_kb import cores
 
     usable = len(os.sched_getaffinity(0))
     assert cores.usable() == usable
