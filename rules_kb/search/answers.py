@@ -355,14 +355,52 @@ def concepts(
 
     `stems` analyses a text as the index does; `frequency` is a stem's document count."""
     found = tokens(text)
-    marks, cards = capitalised(text), cited_cards(text)
+    marks = capitalised(text)
+    recognised = _recognised(text, found, marks, book, stems)
+
+    def weight(forms: Iterable[Sequence[str]]) -> float:
+        """The idf of a form: of its rarest word (a phrase is at least that specific)."""
+        found = [min(frequency(part) for part in form) for form in forms if form]
+        return math.log(1 + documents / (1 + max(found, default=documents)))
+
+    result: list[Concept] = []
+    terms: set[str] = set()
+    for item in recognised:
+        if item.entry.term in terms:
+            continue
+        terms.add(item.entry.term)
+        concept = _concept(item, stems, frequency, weight)
+        if concept is not None:
+            result.append(concept)
+    covered = {at for item in recognised for at in range(item.start, item.end)}
+    seen = {form for concept in result for form in concept.forms}
+    for at, token in enumerate(found):
+        if at in covered or token in QUESTION_WORDS:
+            continue
+        form = tuple(stems(token))
+        if not form or form in seen or not all(frequency(part) for part in form):
+            continue  # (a word the rules never use, such as a card's name, counts for nothing)
+        seen.add(form)
+        named = CARD_NAME if at < len(marks) and marks[at] else 1.0
+        result.append(Concept(token, None, (form,), (), named * weight([form])))
+    return result, recognised
+
+
+def _recognised(
+    text: str,
+    found: list[str],
+    marks: list[bool],
+    book: Book,
+    stems: Callable[[str], list[str]],
+) -> list[Recognised]:
+    """The lexicon's phrases in a question's tokens, less those that are a card's words: a
+    term inside a longer name ("Shadow" of "Death's Shadow"), every word of a card cited
+    in brackets, and a name that is a term only by its stem ("Exploration": explore)."""
     runs = name_runs(text, marks)
-    recognised = [
+    cards = cited_cards(text)
+    return [
         item
         for item in book.lexicon.recognise(found, normal=_single_stem(stems), ends=breaks(text))
-        # a term inside a longer name is a card's word ("Shadow" of "Death's Shadow"), as is
-        # every word of a card cited in brackets, and a name that is a term only by its
-        # stem ("Exploration": explore)
         if not any(
             start <= item.start and item.end <= end and end - start > item.end - item.start
             for start, end in runs
@@ -375,57 +413,40 @@ def concepts(
             and not book.lexicon.spells(found[item.start])
         )
     ]
-    covered = {at for item in recognised for at in range(item.start, item.end)}
 
-    def weight(forms: Iterable[Sequence[str]]) -> float:
-        """The idf of a form: of its rarest word (a phrase is at least that specific)."""
-        found = [min(frequency(part) for part in form) for form in forms if form]
-        return math.log(1 + documents / (1 + max(found, default=documents)))
 
-    result: list[Concept] = []
-    terms: set[str] = set()
-    for item in recognised:
-        entry = item.entry
-        if entry.term in terms:
-            continue
-        terms.add(entry.term)
-        forms = _forms((item.words,), stems) + tuple(
-            # another word for it names it only where it is not a common word alone, nor
-            # a phrase the analyser cut down to one word ("can't be targeted": "target")
-            form
-            for phrase in (*entry.words, *entry.means, entry.term)
-            for form in _forms((phrase,), stems)
-            if len(form) > 1 or (len(phrase.split()) == 1 and frequency(form[0]) <= COMMON)
-        )
-        forms = tuple(dict.fromkeys(forms))
-        if not forms and not entry.rules:
-            continue
-        typed = _forms((item.words,), stems)
-        if not typed or not all(frequency(part) for form in typed for part in form):
-            typed = _forms((*entry.means[:1], entry.term), stems)[:1] or forms[:1]  # slang
-        named = NAMED if entry.rules else 1.0
-        result.append(
-            Concept(
-                item.words,
-                entry.term,
-                forms,
-                entry.rules,
-                named * max(1.0, weight(typed)),
-                lift=BROAD_LIFT if entry.broad else 1.0,
-            )
-        )
-    seen = {form for concept in result for form in concept.forms}
-    names = marks
-    for at, token in enumerate(found):
-        if at in covered or token in QUESTION_WORDS:
-            continue
-        form = tuple(stems(token))
-        if not form or form in seen or not all(frequency(part) for part in form):
-            continue  # (a word the rules never use, such as a card's name, counts for nothing)
-        seen.add(form)
-        named = CARD_NAME if at < len(names) and names[at] else 1.0
-        result.append(Concept(token, None, (form,), (), named * weight([form])))
-    return result, recognised
+def _concept(
+    item: Recognised,
+    stems: Callable[[str], list[str]],
+    frequency: Callable[[str], int],
+    weight: Callable[[Iterable[Sequence[str]]], float],
+) -> Concept | None:
+    """The concept a recognised phrase names, with every form it may take in a rule; None
+    if it has neither forms nor rules."""
+    entry = item.entry
+    forms = _forms((item.words,), stems) + tuple(
+        # another word for it names it only where it is not a common word alone, nor
+        # a phrase the analyser cut down to one word ("can't be targeted": "target")
+        form
+        for phrase in (*entry.words, *entry.means, entry.term)
+        for form in _forms((phrase,), stems)
+        if len(form) > 1 or (len(phrase.split()) == 1 and frequency(form[0]) <= COMMON)
+    )
+    forms = tuple(dict.fromkeys(forms))
+    if not forms and not entry.rules:
+        return None
+    typed = _forms((item.words,), stems)
+    if not typed or not all(frequency(part) for form in typed for part in form):
+        typed = _forms((*entry.means[:1], entry.term), stems)[:1] or forms[:1]  # slang
+    named = NAMED if entry.rules else 1.0
+    return Concept(
+        item.words,
+        entry.term,
+        forms,
+        entry.rules,
+        named * max(1.0, weight(typed)),
+        lift=BROAD_LIFT if entry.broad else 1.0,
+    )
 
 
 def _single_stem(stems: Callable[[str], list[str]]) -> Callable[[str], str]:
