@@ -130,55 +130,17 @@ class Lineage:
     ) -> History:
         """The versions of one line. `split_from` and `merged_into` default to what the
         stored lineage says of its first and last records."""
-        from rules_kb.worddiff import word_diff
-
         dates = self.reader.dates()
         date_of = self._date_of()
         ids_of = example_ids or self._example_ids
         examples = {node: ids_of(node) for node in line} if kind == "rule" else {}
         ids = [node.text_id for node in line] + [i for ids in examples.values() for i in ids]
         texts = dict((load or self.reader.texts)(ids))
-        groups: list[list[Node]] = []
-        for node in line:
-            content = _content(node, examples, texts)
-            last = groups[-1][-1] if groups else None
-            if (
-                last is not None
-                and last.key == node.key
-                and _content(last, examples, texts) == content
-            ):
-                groups[-1].append(node)
-            else:
-                groups.append([node])
-        versions: list[Version] = []
-        previous: Version | None = None
         if example_ids is None:  # one line: what the stored lineage says of its ends
             split_from = split_from or self.lines.split_from(kind, line[0])
             merged_into = merged_into or self.lines.merged_into(kind, line[-1])
-        for group in groups:
-            newest = group[-1]
-            text = texts[newest.text_id]
-            status: VersionStatus = "added" if split_from is None else "split"
-            words = None
-            if previous is not None:
-                moved = previous.key != newest.key
-                same = wording(previous.text) == wording(text) and tuple(
-                    map(wording, previous.examples)
-                ) == tuple(wording(texts[i]) for i in examples.get(newest, ()))
-                status = ("moved" if same else "moved_changed") if moved else "changed"
-                words = word_diff(previous.text, text)
-            version = Version(
-                first=date_of[group[0].edition_id],
-                last=date_of[newest.edition_id],
-                key=newest.key,
-                text=text,
-                examples=tuple(texts[i] for i in examples.get(newest, ())),
-                status=status,
-                words=words,
-                forms=_forms(group, texts, date_of),
-            )
-            versions.append(version)
-            previous = version
+        groups = _grouped(line, examples, texts)
+        versions = _versions(groups, examples, texts, date_of, split=split_from is not None)
         last_day = date_of[line[-1].edition_id]
         removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
         return History(
@@ -475,14 +437,14 @@ class Lineage:
 
 
 def _content(
-    node: Node, examples: dict[Node, tuple[int, ...]], texts: dict[int, str]
+    node: Node, examples: Mapping[Node, tuple[int, ...]], texts: Mapping[int, str]
 ) -> tuple[str, ...]:
     """What makes two records the same version: their wording, typography aside."""
     return (wording(texts[node.text_id]), *(wording(texts[i]) for i in examples.get(node, ())))
 
 
 def _forms(
-    group: Sequence[Node], texts: dict[int, str], date_of: dict[int, str]
+    group: Sequence[Node], texts: Mapping[int, str], date_of: Mapping[int, str]
 ) -> tuple[Form, ...]:
     forms: list[Form] = []
     for node in group:
@@ -541,3 +503,59 @@ def find_history(lineage: Lineage, query: str, edition: str, *, subrules: bool =
     if heading is not None:
         return lineage.history("rule", heading.number, edition, query=query, subrules=subrules)
     raise UnknownTerm(f"no rule or glossary entry for {query!r} in any edition up to {edition}")
+
+
+def _grouped(
+    line: Sequence[Node], examples: Mapping[Node, tuple[int, ...]], texts: Mapping[int, str]
+) -> list[list[Node]]:
+    """A line's records in runs that keep one key and one content: each run is a version."""
+    groups: list[list[Node]] = []
+    for node in line:
+        content = _content(node, examples, texts)
+        last = groups[-1][-1] if groups else None
+        if last is not None and last.key == node.key and _content(last, examples, texts) == content:
+            groups[-1].append(node)
+        else:
+            groups.append([node])
+    return groups
+
+
+def _versions(
+    groups: list[list[Node]],
+    examples: Mapping[Node, tuple[int, ...]],
+    texts: Mapping[int, str],
+    date_of: Mapping[int, str],
+    *,
+    split: bool,
+) -> list[Version]:
+    """The versions of a line, oldest first, each with what happened since the one before
+    it (the first: `added`, or `split` if the line was split from another)."""
+    from rules_kb.worddiff import word_diff
+
+    versions: list[Version] = []
+    previous: Version | None = None
+    for group in groups:
+        newest = group[-1]
+        text = texts[newest.text_id]
+        status: VersionStatus = "split" if split else "added"
+        words = None
+        if previous is not None:
+            moved = previous.key != newest.key
+            same = wording(previous.text) == wording(text) and tuple(
+                map(wording, previous.examples)
+            ) == tuple(wording(texts[i]) for i in examples.get(newest, ()))
+            status = ("moved" if same else "moved_changed") if moved else "changed"
+            words = word_diff(previous.text, text)
+        version = Version(
+            first=date_of[group[0].edition_id],
+            last=date_of[newest.edition_id],
+            key=newest.key,
+            text=text,
+            examples=tuple(texts[i] for i in examples.get(newest, ())),
+            status=status,
+            words=words,
+            forms=_forms(group, texts, date_of),
+        )
+        versions.append(version)
+        previous = version
+    return versions
