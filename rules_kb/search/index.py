@@ -836,13 +836,31 @@ def clean_staging(folder: Path) -> list[Path]:
     return removed
 
 
+#: Times a finished index is put in place while other processes keep putting theirs.
+SWAP_ATTEMPTS = 5
+
+
 def _swap(staging: Path, folder: Path) -> None:
-    """Put a finished index in place; readers of the old one keep their open files."""
+    """Put a finished index in place; readers of the old one keep their open files.
+
+    Two processes may build at once (searches during an ingest): another's index can
+    land in place between moving the old one aside and moving this one in. It is moved
+    aside in turn, and the last build in wins; every reader checks freshness anyway."""
     old = _new_folder(folder, "old")
-    if folder.exists():
-        folder.replace(old / "index")
-    staging.replace(folder)
-    shutil.rmtree(old, ignore_errors=True)
+    try:
+        for attempt in range(SWAP_ATTEMPTS):
+            with contextlib.suppress(FileNotFoundError):  # another process moved it
+                folder.replace(old / f"index-{attempt}")
+            try:
+                staging.replace(folder)
+                return
+            except OSError:
+                # another index landed in place first: move it aside too, unless that
+                # is not what failed
+                if not folder.exists() or attempt == SWAP_ATTEMPTS - 1:
+                    raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _editions_digest(conn: sqlite3.Connection) -> set[str]:

@@ -772,3 +772,32 @@ def test_an_index_whose_schema_names_types_that_are_gone_is_refused_in_one_line(
     toc.write_bytes(toc.read_bytes().replace(here, b"rules_kb.gone" + b"_" * (len(here) - 13)))
     with pytest.raises(core.SearchIndexError, match="cannot open the search index"):
         core.Engine(folder)
+
+
+def test_an_index_that_lands_in_place_during_a_swap_is_moved_aside_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes building at once (searches during an ingest): the other's index lands
+    in place between this one moving the old index aside and moving its own in."""
+    folder = tmp_path / "rules.db.search"
+    (folder).mkdir()
+    (folder / "which").write_text("the old one")
+    staging = tmp_path / "rules.db.search.new-1-abc"
+    staging.mkdir()
+    (staging / "which").write_text("mine")
+    real_replace = Path.replace
+    raced = []
+
+    def racing(self: Path, target: Any) -> Path:
+        if self == staging and not raced:  # the other process gets there first
+            raced.append(True)
+            folder.mkdir()
+            (folder / "which").write_text("the other one")
+        return real_replace(self, target)
+
+    from rules_kb.search.index import _swap
+
+    monkeypatch.setattr(Path, "replace", racing)
+    _swap(staging, folder)
+    assert raced and (folder / "which").read_text() == "mine"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.db.search"]
