@@ -170,6 +170,8 @@ class Engine:
             weighting = scoring.BM25F(B=BM25_B, K1=BM25_K1)
             reader = self.ix.reader()
             self.searcher: Any = _searcher()(reader, fromindex=self.ix, weighting=weighting)
+        except FileNotFoundError as error:  # a build swapping its index in: try again
+            raise IndexChanging(f"the search index at {folder} changed while opening") from error
         except (OSError, index.EmptyIndexError, pickle.UnpicklingError, ImportError) as error:
             # An unreadable table of contents, or a schema naming types that are gone.
             raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
@@ -614,6 +616,8 @@ def _identity(folder: Path) -> tuple[int, int, str | None, tuple[str, ...]]:
     try:
         info = folder.stat()
         tocs = tuple(sorted(n for n in os.listdir(folder) if n.endswith(".toc")))
+    except FileNotFoundError as error:  # a build swapping its index in: try again
+        raise IndexChanging(f"the search index at {folder} changed while opening") from error
     except OSError as error:
         raise SearchIndexError(f"cannot open the search index at {folder}: {error}") from error
     return info.st_dev, info.st_ino, stamp_of(folder), tocs

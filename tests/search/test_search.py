@@ -801,3 +801,10 @@ def test_an_index_that_lands_in_place_during_a_swap_is_moved_aside_too(
     _swap(staging, folder)
     assert raced and (folder / "which").read_text() == "mine"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.db.search"]
+
+
+def test_an_index_folder_missing_for_a_moment_is_tried_again(tmp_path: Path) -> None:
+    """Between a build moving the old index aside and moving its own in, the folder is
+    missing: a reader opening it then is told to try again, not that it failed."""
+    with pytest.raises(core.IndexChanging):
+        core.engine(tmp_path / "rules.db.search")
