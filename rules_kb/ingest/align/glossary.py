@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.model import GLOSSARY, Item, Left
-from rules_kb.ingest.align.words import heading_names, is_stub, likeness
+from rules_kb.ingest.align.words import heading_names, is_stub, likeness, singular
 from rules_kb.ingest.models import glossary_names
 
 
@@ -78,7 +78,7 @@ def _stubs_naming(
     for i, stub in stubs.items():
         if stub in split:
             continue
-        said = f" {' '.join(_singular(texts[new[stub].text_id].split()))} "
+        said = f" {' '.join(singular(texts[new[stub].text_id].split()))} "
         named = [j for j in fresh if any(f" {n} " in said for n in heading_names(new[j].key))]
         if len(named) == 1:
             naming.setdefault(named[0], []).append(i)
@@ -88,11 +88,6 @@ def _stubs_naming(
         pairs[i] = k
         owner[k] = i
         split[stubs[i]] = i
-
-
-def _singular(words: Iterable[str]) -> list[str]:
-    """Words with plurals folded as `heading_names` folds them."""
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
 
 
 def named_stubs(

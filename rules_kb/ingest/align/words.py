@@ -119,6 +119,11 @@ class Titles:
 _QUOTES = re.compile(r"[\"“”‘’']")
 
 
+def singular(words: Iterable[str]) -> list[str]:
+    """Words with plurals folded, as names are compared ("Teams" is "Team")."""
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+
+
 @lru_cache(maxsize=16384)
 def heading_names(term: str, *, renamed: bool = True) -> frozenset[str]:
     """The names a glossary heading goes by, as compared: each of "A, B" and "A/B", its
@@ -130,8 +135,7 @@ def heading_names(term: str, *, renamed: bool = True) -> frozenset[str]:
         plain = " ".join(_QUOTES.sub("", name).lower().replace("-", " ").split())
         if renamed:
             plain = _RENAME_PATTERN.sub(lambda match: _RENAME_TO[match.group(1)], plain)
-        words = [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-                 for w in plain.split()]  # fmt: skip
+        words = singular(plain.split())
         if words:
             names.add(" ".join(words))
     return frozenset(names)
