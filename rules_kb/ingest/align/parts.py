@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -120,18 +120,18 @@ def splits_and_merges(
     if not group.old and not group.new:
         return {}, {}
     state = _Parting.of(old, new, pairs, texts, titles)
-    sources = reworded.of(old, new, LEVELS[1]).old
-    targets = reworded.of(old, new, LEVELS[1]).new
+    changed = reworded.of(old, new, LEVELS[1])
+    sources, targets = changed.old, changed.new
     # Parts: new records left over, each from the one old rule holding its words.
     parts = [j for j in group.new if len(state.words(new[j])) >= SPLIT_WORDS]
     found, namesake_parts = _namesake_parts(state, group.new, sources)
     _contained_parts(state, parts, sources, found, namesake_parts)
-    lost_parts = _lost_clauses(old, new, pairs, parts, sources, found, state.words)
+    lost_parts = _lost_clauses(state, parts, sources, found)
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _namesake_merges(state, group.old, targets)
     _contained_merges(state, group.old, targets)
-    _merge_cores(old, new, pairs, state.split, state.merged, group.old, state.words, texts)
+    _merge_cores(state, group.old)
     _second_copies(state, group.old)
     return state.split, state.merged
 
@@ -320,18 +320,13 @@ def _second_copies(state: _Parting, left_old: list[int]) -> None:
 
 
 def _lost_clauses(
-    old: Sequence[Item],
-    new: Sequence[Item],
-    pairs: Mapping[int, int],
-    parts: list[int],
-    sources: list[int],
-    found: dict[int, list[int]],
-    words: Callable[[Item], tuple[int, ...]],
+    state: _Parting, parts: list[int], sources: list[int], found: dict[int, list[int]]
 ) -> set[int]:
     """Parts found by what their source lost: a new rule holding nearly all the words an
     old rule's counterpart no longer has, and half its own words in that old rule, was
     split from it, though reworded too much to be found by its share of words alone
     (603.12a of 2021-09-24, the 'any number of times' clause 603.12 lost). Returns them."""
+    old, new, pairs, words = state.old, state.new, state.pairs, state.words
     taken = {j for pieces in found.values() for j in pieces}
     added: set[int] = set()
     claims: dict[int, list[int]] = {}
@@ -365,22 +360,16 @@ def _lost_clauses(
     return added
 
 
-def _merge_cores(
-    old: Sequence[Item],
-    new: Sequence[Item],
-    pairs: dict[int, int],
-    split: dict[int, int],
-    merged: dict[int, int],
-    left_old: list[int],
-    words: Callable[[Item], tuple[int, ...]],
-    texts: Normalised,
-) -> None:
+def _merge_cores(state: _Parting, left_old: list[int]) -> None:
     """A rule that took in others continues the one its first sentence comes from: the
     one whose number it kept if that one holds its first sentence, else the one holding
     most of it (712.8 of 2023-04-14 opens with old 712.4 and ends with old 713.4, which it
     holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4).
     The counterpart it had is merged into it, and a record the core had continued, all of
     whose words the core had, was split from it."""
+    old, new, pairs, words, texts = state.old, state.new, state.pairs, state.words, state.texts
+    split, merged = state.split, state.merged
+    # Its own inverse of the pairs: the pass after it reads the state's as it stood.
     old_of = {j: i for i, j in pairs.items()}
     by_key = {old[i].key: i for i in range(len(old)) if old[i].kind in LEVELS[1]}
     spare = [i for i in left_old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
