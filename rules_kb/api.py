@@ -399,7 +399,7 @@ class KnowledgeBase:
     @property
     def index_folder(self) -> Path:
         """The folder of the full-text index beside the database."""
-        from rules_kb.search.index import index_dir
+        from rules_kb.search.stamp import index_dir
 
         return index_dir(self.path)
 
@@ -754,14 +754,14 @@ class KnowledgeBase:
         or the index needs work: `ingest_files` has something to do or to say then."""
         fresh = None
         if index:
-            from rules_kb.search.index import up_to_date
+            from rules_kb.search.stamp import up_to_date
 
             fresh = partial(up_to_date, folder=self.index_folder)
         return stored_outcomes(self.path, expand(paths), fresh)
 
     def _index_fresh(self) -> bool:
         """Whether the index needs nothing done (what `ensure_index` would leave alone)."""
-        from rules_kb.search.index import up_to_date
+        from rules_kb.search.stamp import up_to_date
 
         try:
             with self._snapshot() as reader:

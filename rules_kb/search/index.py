@@ -51,6 +51,16 @@ from rules_kb.ingest.readonly import rows_in
 from rules_kb.ingest.readonly import texts as read_texts
 from rules_kb.records.search import Kind as Kind
 from rules_kb.search.index_writer import analysed_writer
+from rules_kb.search.stamp import FORMAT_FILE as FORMAT_FILE
+from rules_kb.search.stamp import INDEX_FORMAT as INDEX_FORMAT
+from rules_kb.search.stamp import STAMP_FILE as STAMP_FILE
+from rules_kb.search.stamp import content_stamp as content_stamp
+from rules_kb.search.stamp import current_format, has_index
+from rules_kb.search.stamp import database_identity as database_identity
+from rules_kb.search.stamp import index_dir as index_dir
+from rules_kb.search.stamp import is_fresh as is_fresh
+from rules_kb.search.stamp import stamp_of as stamp_of
+from rules_kb.search.stamp import up_to_date as up_to_date
 from rules_kb.typography import plain
 
 # whoosh3's annotations are partial: its objects are typed loosely here.
@@ -58,13 +68,8 @@ Index = Any
 Reader = Any
 
 KINDS: tuple[Kind, ...] = ("rule", "example", "glossary")
-STAMP_FILE = "stamp"
 EDITIONS_FILE = "editions"
 FILTERS_FILE = "filters"
-FORMAT_FILE = "format"
-#: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions;
-#: 4: the schema's field types pickled under this module's name (it moved into a folder).
-INDEX_FORMAT = "4"
 #: Query-time boosts of the fields (also their index-time field boosts).
 FIELD_BOOSTS = {"number": 6.0, "term": 2.0, "text": 1.0}
 HEADINGS = {"section", "chapter", "rule"}
@@ -128,11 +133,6 @@ def whoosh_module(module: str) -> Any:
 # the database side -----------------------------------------------------------------
 
 
-def index_dir(database: Path) -> Path:
-    """The index folder beside a database file."""
-    return database.with_name(database.name + ".search")
-
-
 @contextmanager
 def reading(conn: sqlite3.Connection) -> Iterator[None]:
     """Every read inside sees one state of the database: the caller's transaction if it
@@ -145,22 +145,6 @@ def reading(conn: sqlite3.Connection) -> Iterator[None]:
         yield
     finally:
         conn.rollback()
-
-
-def content_stamp(conn: sqlite3.Connection) -> str:
-    """The database's identity and stamp plus a digest of its editions, so a new database
-    is never fresh: ``identity:stamp:digest``."""
-    row = conn.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
-    digest = hashlib.sha256()
-    for date, sha in conn.execute("SELECT date, content_sha256 FROM editions ORDER BY date"):
-        digest.update(f"{date} {sha}\n".encode())
-    return f"{database_identity(conn)}:{row[0] if row else 0}:{digest.hexdigest()[:16]}"
-
-
-def database_identity(conn: sqlite3.Connection) -> str:
-    """The database's random identity (migration m015; "" for a database made before)."""
-    row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
-    return str(row[0]) if row else ""
 
 
 #: Each document's label, text, the editions carrying it (ids, comma-separated; dates
@@ -730,27 +714,6 @@ def _index_dates(folder: Path) -> list[str]:
 # building and updating -------------------------------------------------------------
 
 
-def stamp_of(folder: Path) -> str | None:
-    try:
-        return (folder / STAMP_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-
-
-def is_fresh(conn: sqlite3.Connection, folder: Path) -> bool:
-    """Whether the index folder was built from exactly this database content, in the
-    format this rules-kb writes."""
-    return stamp_of(folder) == content_stamp(conn) and _current_format(folder)
-
-
-def _current_format(folder: Path) -> bool:
-    """Whether the index is in INDEX_FORMAT (one made by an older rules-kb is rebuilt)."""
-    try:
-        return (folder / FORMAT_FILE).read_text(encoding="utf-8").strip() == INDEX_FORMAT
-    except OSError:
-        return False
-
-
 def build(
     conn: sqlite3.Connection,
     folder: Path,
@@ -964,23 +927,8 @@ def ensure_index(
         with reading(conn):
             if up_to_date(conn, folder):
                 return UpdateReport("fresh")
-            if _has_index(folder) and _current_format(folder):
+            if has_index(folder) and current_format(folder):
                 return update(conn, folder, progress=progress)
             return build(conn, folder, progress=progress)
     except OSError as error:
         raise SearchIndexError(f"cannot write the search index at {folder}: {error}") from error
-
-
-def up_to_date(conn: sqlite3.Connection, folder: Path) -> bool:
-    """Whether the folder holds an index that needs nothing done to agree with the
-    database (what `ensure_index` then leaves alone)."""
-    return is_fresh(conn, folder) and _has_index(folder)
-
-
-def _has_index(folder: Path) -> bool:
-    """Whether the folder holds a whoosh index (a table of contents), without importing whoosh."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return False
-    return any(name.startswith("_MAIN_") and name.endswith(".toc") for name in names)
