@@ -131,7 +131,7 @@ def splits_and_merges(
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _namesake_merges(state, group.old, targets)
     _contained_merges(state, group.old, targets)
-    _merge_cores(state, group.old)
+    _merge_cores(state, group.old, sources)
     _second_copies(state, group.old)
     return state.split, state.merged
 
@@ -303,20 +303,24 @@ def _second_copies(state: _Parting, left_old: list[int]) -> None:
     """A rule printed twice, word for word, whose second copy goes: it lives on in the
     copy that stays (2018-04-27 dropped 810.7e, which 805.10f had said all along)."""
     old, new = state.old, state.new
+    alone = [
+        i
+        for i in left_old
+        if i not in state.pairs
+        and i not in state.merged
+        and len(state.words(old[i])) >= ALONE_WORDS
+    ]
+    if not alone:
+        return
+    wanted = {old[i].text_id for i in alone}
     kept_texts: dict[int, list[int]] = {}
     for j in state.old_of:
-        if new[j].kind in LEVELS[1]:
+        if new[j].text_id in wanted and new[j].kind in LEVELS[1]:
             kept_texts.setdefault(new[j].text_id, []).append(j)
-    for i in left_old:
+    for i in alone:
         copies = kept_texts.get(old[i].text_id, ())
-        if (
-            i in state.pairs
-            or i in state.merged
-            or len(copies) != 1
-            or len(state.words(old[i])) < ALONE_WORDS
-        ):
-            continue
-        state.merged[i] = copies[0]
+        if len(copies) == 1:
+            state.merged[i] = copies[0]
 
 
 def _lost_clauses(
@@ -360,28 +364,32 @@ def _lost_clauses(
     return added
 
 
-def _merge_cores(state: _Parting, left_old: list[int]) -> None:
+def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> None:
     """A rule that took in others continues the one its first sentence comes from: the
     one whose number it kept if that one holds its first sentence, else the one holding
     most of it (712.8 of 2023-04-14 opens with old 712.4 and ends with old 713.4, which it
     holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4).
     The counterpart it had is merged into it, and a record the core had continued, all of
-    whose words the core had, was split from it."""
+    whose words the core had, was split from it. Only `sources`, the old records not
+    printed again as they were, can have been reworded."""
     old, new, pairs, words, texts = state.old, state.new, state.pairs, state.words, state.texts
     split, merged = state.split, state.merged
     # Its own inverse of the pairs: the pass after it reads the state's as it stood.
     old_of = {j: i for i, j in pairs.items()}
-    by_key = {old[i].key: i for i in range(len(old)) if old[i].kind in LEVELS[1]}
-    spare = [i for i in left_old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
 
     def reworded(i: int, j: int) -> bool:
         return old[i].text_id != new[j].text_id and words(old[i]) != words(new[j])
 
+    sourced = set(sources)
     changed = [
         j
         for j, i in old_of.items()
-        if new[j].kind in LEVELS[1] and j not in split and reworded(i, j)
+        if i in sourced and new[j].kind in LEVELS[1] and j not in split and reworded(i, j)
     ]
+    if not changed:
+        return
+    by_key = {old[i].key: i for i in range(len(old)) if old[i].kind in LEVELS[1]}
+    spare = [i for i in left_old if i not in pairs and len(words(old[i])) >= SPLIT_WORDS]
     for j in changed:
         i = old_of[j]
         first = first_words(new[j], texts)
