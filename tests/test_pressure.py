@@ -117,6 +117,44 @@ def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> Non
     assert "too large for an edition" in json.loads(result.stdout)[0]["error"]
 
 
+def _measured_short(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Make every file look `size` bytes long when measured: as if it grew afterwards."""
+    from rules_kb.ingest import session
+
+    real = os.fstat
+
+    def fstat(descriptor: int) -> os.stat_result:
+        found = list(real(descriptor))
+        found[6] = size  # st_size
+        return os.stat_result(found)
+
+    monkeypatch.setattr(session.os, "fstat", fstat)
+
+
+def test_a_file_that_grew_after_it_was_measured_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rules_kb.ingest.session import read_bytes
+
+    grown = tmp_path / "grown.txt"
+    grown.write_bytes(b"x" * 100_000)
+    _measured_short(monkeypatch, 10)
+    assert read_bytes(grown) == b"x" * 100_000
+
+
+def test_a_file_that_grew_past_the_cap_after_it_was_measured_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rules_kb.ingest.session import MAX_INPUT_BYTES, read_bytes
+
+    big = tmp_path / "big.txt"
+    with big.open("wb") as out:
+        out.truncate(MAX_INPUT_BYTES + 5)
+    _measured_short(monkeypatch, 10)
+    refused = read_bytes(big)
+    assert not isinstance(refused, bytes) and "too large" in str(refused.error)
+
+
 def test_a_folder_of_broken_links_names_each_link(tmp_path: Path) -> None:
     folder = tmp_path / "editions"
     folder.mkdir()
