@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 import common  # noqa: E402
 from common import compiled, percentile, table, verdict  # noqa: E402
 
-from rules_kb.search.index import index_dir  # noqa: E402
+from rules_kb.search.stamp import index_dir  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 OUT = REPO / "bench" / "out"

@@ -59,18 +59,11 @@ from rules_kb.search.index import (
     read_filters,
     reading,
     schema,
-    stamp_of,
     stem,
     whoosh_module,
 )
 from rules_kb.search.index import (
-    FORMAT_FILE as FORMAT_FILE,
-)
-from rules_kb.search.index import (
     ORPHAN_SECONDS as ORPHAN_SECONDS,
-)
-from rules_kb.search.index import (
-    STAMP_FILE as STAMP_FILE,
 )
 from rules_kb.search.index import (
     Document as Document,
@@ -88,9 +81,6 @@ from rules_kb.search.index import (
     clean_staging as clean_staging,
 )
 from rules_kb.search.index import (
-    content_stamp as content_stamp,
-)
-from rules_kb.search.index import (
     document_sources as document_sources,
 )
 from rules_kb.search.index import (
@@ -100,16 +90,16 @@ from rules_kb.search.index import (
     ensure_index as ensure_index,
 )
 from rules_kb.search.index import (
-    index_dir as index_dir,
-)
-from rules_kb.search.index import (
-    is_fresh as is_fresh,
-)
-from rules_kb.search.index import (
     stems as stems,
 )
 from rules_kb.search.questions import is_question, is_syntax, plain_text
 from rules_kb.search.ranking import ranked as rank_question
+from rules_kb.search.stamp import FORMAT_FILE as FORMAT_FILE
+from rules_kb.search.stamp import STAMP_FILE as STAMP_FILE
+from rules_kb.search.stamp import content_stamp as content_stamp
+from rules_kb.search.stamp import index_dir as index_dir
+from rules_kb.search.stamp import is_fresh as is_fresh
+from rules_kb.search.stamp import stamp_of as stamp_of
 from rules_kb.typography import fold
 
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"

@@ -51,16 +51,17 @@ from rules_kb.ingest.readonly import rows_in
 from rules_kb.ingest.readonly import texts as read_texts
 from rules_kb.records.search import Kind as Kind
 from rules_kb.search.index_writer import analysed_writer
-from rules_kb.search.stamp import FORMAT_FILE as FORMAT_FILE
-from rules_kb.search.stamp import INDEX_FORMAT as INDEX_FORMAT
-from rules_kb.search.stamp import STAMP_FILE as STAMP_FILE
-from rules_kb.search.stamp import content_stamp as content_stamp
-from rules_kb.search.stamp import current_format, has_index
-from rules_kb.search.stamp import database_identity as database_identity
-from rules_kb.search.stamp import index_dir as index_dir
-from rules_kb.search.stamp import is_fresh as is_fresh
-from rules_kb.search.stamp import stamp_of as stamp_of
-from rules_kb.search.stamp import up_to_date as up_to_date
+from rules_kb.search.stamp import (
+    FORMAT_FILE,
+    INDEX_FORMAT,
+    STAMP_FILE,
+    content_stamp,
+    current_format,
+    database_identity,
+    has_index,
+    stamp_of,
+    up_to_date,
+)
 from rules_kb.typography import plain
 
 # whoosh3's annotations are partial: its objects are typed loosely here.

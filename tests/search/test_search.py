@@ -146,7 +146,7 @@ def test_a_question_reads_the_edition_book_saved_beside_the_index(tmp_path: Path
     folder = core.index_dir(db)
     saved = folder / f"book-{LATEST}.pickle"
     assert saved.is_file()
-    key = answers.book_key(search_index.stamp_of(folder))
+    key = answers.book_key(core.stamp_of(folder))
     book = answers.saved_book(folder, LATEST, key)
     assert book is not None
     with sqlite3.connect(db) as conn:
