@@ -118,9 +118,8 @@ def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> Non
 
 
 def _measured_short(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
-    """Make every file look `size` bytes long when measured: as if it grew afterwards."""
-    from rules_kb.ingest import session
-
+    """Make every file look `size` bytes long when measured: as if it grew afterwards.
+    (`fstat` is patched in `os` itself, for the test's length: `read_bytes` calls it there.)"""
     real = os.fstat
 
     def fstat(descriptor: int) -> os.stat_result:
@@ -128,7 +127,7 @@ def _measured_short(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
         found[6] = size  # st_size
         return os.stat_result(found)
 
-    monkeypatch.setattr(session.os, "fstat", fstat)
+    monkeypatch.setattr(os, "fstat", fstat)
 
 
 def test_a_file_that_grew_after_it_was_measured_is_read_whole(
