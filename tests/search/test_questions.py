@@ -408,20 +408,28 @@ def test_questions_answer_as_of_the_edition(kb: Any) -> None:
 
 
 def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
-    """The floors are what the ranking reached when it was tuned (see docs/benchmarks.md):
-    a change that loses questions fails here before it reaches the benchmark."""
+    """The floors are what the ranking reached when it was tuned (see docs/benchmarks.md),
+    and on the fresh questions what it reached when they were first scored (a sibling of
+    the answer counts here too): a change that loses questions fails here before it
+    reaches the benchmark."""
     cases = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
     assert len(cases) >= 150
     assert all(case["source"] and case["answers"] for case in cases)
-    top3 = top10 = 0
-    for case in cases:
-        found = ranked(kb, case["q"])
-        close = {n for a in case["answers"] for n in (a, _parent(a))} | set(case["answers"])
-        hits = [i for i, number in enumerate(found) if number in close or _parent(number) in close]
-        top3 += bool(hits) and hits[0] < 3
-        top10 += bool(hits)
-    assert top3 >= 0.60 * len(cases), top3
-    assert top10 >= 0.77 * len(cases), top10
+    fresh = [case for case in cases if case["split"] == "fresh"]
+    assert len(fresh) >= 100
+    for group, floor3, floor10 in (
+        ([case for case in cases if case["split"] != "fresh"], 0.60, 0.77),
+        (fresh, 0.53, 0.75),  # 66 and 92 of 119 when they were first scored
+    ):
+        top3 = top10 = 0
+        for case in group:
+            found = ranked(kb, case["q"])
+            close = {n for a in case["answers"] for n in (a, _parent(a))} | set(case["answers"])
+            hits = [i for i, n in enumerate(found) if n in close or _parent(n) in close]
+            top3 += bool(hits) and hits[0] < 3
+            top10 += bool(hits)
+        assert top3 >= floor3 * len(group), (len(group), top3)
+        assert top10 >= floor10 * len(group), (len(group), top10)
 
 
 def _parent(number: str) -> str:
