@@ -311,7 +311,7 @@ class KnowledgeBase:
         results for the words."""
         from rules_kb import bounds
         from rules_kb.ingest.models import is_number
-        from rules_kb.records import RuleRecord, Shown
+        from rules_kb.records.answers import Shown
 
         bounds.query(query)
 
@@ -325,7 +325,7 @@ class KnowledgeBase:
             found = self.define(query, edition)
         except UnknownTerm:
             return Shown("search", self.search(query, edition, limit=limit or 10))
-        return Shown("rule" if isinstance(found, RuleRecord) else "glossary", found)
+        return Shown(kind_of(found), found)
 
     def is_question(self, text: str) -> bool:
         """Whether `text` reads as a plain-language question ("does deathtouch work with
@@ -339,7 +339,7 @@ class KnowledgeBase:
         """The few rules that answer a plain-language question, with the terms it named
         and where to read on: the best answer's parent and the rules the answers cite."""
         from rules_kb import bounds
-        from rules_kb.records import Answer, Answered
+        from rules_kb.records.answers import Answer, Answered
 
         bounds.query(question)
 
@@ -358,11 +358,11 @@ class KnowledgeBase:
         numbers = [item.number for item in answers if item.kind == "rule"]
         see: dict[str, None] = {}
         with self._snapshot() as reader:
-            read = [reader.rule(number, day) for number in numbers[:3]]  # each read once
+            read = [reader.links(number, day) for number in numbers[:3]]  # each read once
             if read and read[0].parent and read[0].parent not in numbers:
                 see[read[0].parent] = None
-            for record in read:
-                for cited in record.cites:
+            for links in read:
+                for cited in links.cites:
                     if cited not in numbers:
                         see[cited] = None
         return Answer(question, day, found.recognised, answers, tuple(see)[:SEE_ALSO])

@@ -14,23 +14,32 @@ from contextlib import contextmanager
 from datetime import date as Date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from rules_kb import records
 from rules_kb.errors import EmptyDatabase, UnknownEdition, UnknownRule, UnknownTerm
 from rules_kb.ingest.models import glossary_names, normalise_number, sort_key
 from rules_kb.ingest.readonly import connect_read_only as connect_read_only
 from rules_kb.ingest.readonly import stored_copies as stored_copies
-from rules_kb.records import (
-    Anomaly,
-    CheckReport,
-    Dangling,
-    Edge,
-    EditionRecord,
-    GlossaryRecord,
-    InForce,
-    References,
-    RuleRecord,
-)
+
+if TYPE_CHECKING:  # (the records load when one is first made: a search makes none)
+    from rules_kb.records import (
+        CheckReport,
+        Edge,
+        EditionRecord,
+        GlossaryRecord,
+        InForce,
+        References,
+        RuleRecord,
+    )
+
+
+class Links(NamedTuple):
+    """Where a rule leads (see :meth:`Reader.links`)."""
+
+    parent: str | None
+    cites: tuple[str, ...]
+
 
 #: The raw text of a stored reference: the citing text between its offsets.
 _RAW = "substr(t.text, r.start + 1, r.end - r.start)"
@@ -138,7 +147,7 @@ class Reader:
             " body_lines, unparsed, warnings FROM editions ORDER BY date DESC"
         )
         return tuple(
-            EditionRecord(
+            records.EditionRecord(
                 edition=day,
                 title=title or "",
                 rules=rules,
@@ -161,7 +170,7 @@ class Reader:
 
     def in_force(self, edition: str) -> InForce:
         """When a stored edition was in force: until the next one, or still."""
-        return InForce.of(edition, self._dates)
+        return records.InForce.of(edition, self._dates)
 
     def edition_id(self, edition: str) -> int:
         """The row id of a stored edition."""
@@ -184,14 +193,47 @@ class Reader:
         prints the number more than once, the first record carries the others in
         `repeats`, each with its own subrules and references."""
         wanted = normalise_number(number)
-        records = self.rules_numbered(wanted, edition)
-        if not records:
+        printed = self.rules_numbered(wanted, edition)
+        if not printed:
             raise UnknownRule(self.unknown_rule_message(edition, wanted))
-        first, *others = records
+        first, *others = printed
         first = _with(first, in_force=self.in_force(edition))
         if not others:
             return first
         return _with(first, repeats=tuple(others))
+
+    def links(self, number: str, edition: str) -> Links:
+        """Where a rule leads, as `rule` would say it (its first printing's parent, and
+        what its text and examples cite), without reading its subtree or making a
+        record: what `show` needs of the rules that answer a question."""
+        wanted = normalise_number(number)
+        edition_id = self.edition_id(edition)
+        row = self.conn.execute(
+            "SELECT parent, seq, text_id FROM rules WHERE edition_id = ? AND number = ?"
+            " ORDER BY seq LIMIT 1",
+            [edition_id, wanted],
+        ).fetchone()
+        if row is None:
+            raise UnknownRule(self.unknown_rule_message(edition, wanted))
+        parent, seq, text_id = row
+        ids = [text_id] + [
+            example_id
+            for (example_id,) in self.conn.execute(
+                "SELECT text_id FROM examples WHERE edition_id = ? AND rule_seq = ? ORDER BY seq",
+                [edition_id, seq],
+            )
+        ]
+        by_text: dict[int, dict[str, None]] = {}
+        for cited_text, target in self.conn.execute(
+            "SELECT text_id, target FROM refs WHERE edition_id = ? AND source_key = ?"
+            " AND source_kind IN ('rule', 'example') ORDER BY seq",
+            [edition_id, wanted],
+        ):
+            by_text.setdefault(cited_text, {})[target] = None
+        cited: dict[str, None] = {}
+        for cited_text in ids:
+            cited.update(by_text.get(cited_text, {}))
+        return Links(parent or None, tuple(cited))
 
     def rules_numbered(self, number: str, edition: str) -> list[RuleRecord]:
         """Every record of an edition printed with this number, in document order."""
@@ -276,7 +318,7 @@ class Reader:
             cited: dict[str, None] = {}
             for cited_text in (text_id, *(tid for tid, _ in own)):
                 cited.update(dict.fromkeys(cites.get((number, cited_text), ())))
-            return RuleRecord(
+            return records.RuleRecord(
                 edition=edition,
                 number=number,
                 kind=kind,
@@ -385,14 +427,14 @@ class Reader:
             for other, text in entries
             if _POINTER.match(record.text) and other in self._pointed_terms(edition, record)
         )
-        return GlossaryRecord(
+        return records.GlossaryRecord(
             record.edition, record.term, record.text, record.rules, see, term, match,
             in_force=self.in_force(edition),
         )  # fmt: skip
 
     def entry(self, term: str, text: str, edition: str) -> GlossaryRecord:
         """A glossary entry with the rules its definition cites."""
-        return GlossaryRecord(
+        return records.GlossaryRecord(
             edition, term, text, tuple(self._glossary_rules(self.edition_id(edition), term, text))
         )
 
@@ -460,7 +502,7 @@ class Reader:
         if exists is None and not cited_by:
             raise UnknownRule(self.unknown_rule_message(edition, wanted))
         inside = set(keys)
-        return References(
+        return records.References(
             edition=edition,
             number=wanted,
             exists=exists is not None,
@@ -486,7 +528,7 @@ class Reader:
             [edition_id],
         ).fetchall()
         dangling = tuple(
-            Dangling(key, kind, raw, target, target_kind)
+            records.Dangling(key, kind, raw, target, target_kind)
             for kind, key, raw, target_kind, target, resolved in rows
             if not resolved
         )
@@ -494,13 +536,14 @@ class Reader:
             "SELECT number, kind, parent FROM rules WHERE edition_id = ? ORDER BY seq",
             [edition_id],
         ).fetchall()
-        return CheckReport(
+        return records.CheckReport(
             edition=edition,
             references=len(rows),
             resolved=len(rows) - len(dangling),
             dangling=dangling,
             anomalies=tuple(
-                Anomaly(item["number"], item["problem"]) for item in numbering_anomalies(numbers)
+                records.Anomaly(item["number"], item["problem"])
+                for item in numbering_anomalies(numbers)
             ),
         )
 
@@ -576,7 +619,7 @@ def _edges(rows: Any, *, cited_by: bool, snippet: Any) -> tuple[Edge, ...]:
             node_kind = "glossary" if target_kind == "glossary" else "rule"
             node, exists = target, bool(resolved)
         if (node_kind, node) not in entries:
-            entries[node_kind, node] = Edge(
+            entries[node_kind, node] = records.Edge(
                 node_kind, node, exists, kind, raw, snippet(text, start, end), citing=key
             )
     return tuple(entries.values())

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rules_kb.records.shape import Record
@@ -13,8 +13,6 @@ __all__ = [
     "STALE",
     "STALE_QUOTES",
     "Anomaly",
-    "Answer",
-    "Answered",
     "CheckReport",
     "Citation",
     "CitationReport",
@@ -32,7 +30,6 @@ __all__ = [
     "RuleKind",
     "RuleRecord",
     "SetRelease",
-    "Shown",
     "Step",
     "Target",
     "Where",
@@ -463,61 +460,6 @@ class CitationReport(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class Answered(Record):
-    """One rule (or glossary entry) that answers a question, and why."""
-
-    kind: Literal["rule", "glossary"]
-    """A numbered rule, or a glossary entry."""
-    number: str
-    """The rule number, or the glossary term."""
-    text: str
-    """Its whole text, as published."""
-    score: float
-    """How well it answers: higher is better."""
-    matched: tuple[str, ...]
-    """The question's words and concepts it answered, as typed."""
-
-    def as_json(self) -> dict[str, Any]:
-        """One answering rule: its "number" ("term" for a glossary entry), text, score
-        (rounded) and what it matched."""
-        shown = Record.as_json(self)  # (super() fails in a slotted dataclass)
-        if self.kind == "glossary":
-            shown = {("term" if name == "number" else name): value for name, value in shown.items()}
-        return {**shown, "score": round(self.score, 4)}
-
-
-@dataclass(frozen=True, slots=True)
-class Answer(Record):
-    """What `show` says to a plain-language question: the few rules that answer it."""
-
-    query: str
-    """The question as typed."""
-    edition: str
-    """The edition that answers."""
-    recognised: tuple[Any, ...]
-    """The terms it named (search.Recognition: words, term, rules)."""
-    answers: tuple[Answered, ...]
-    """The rules that answer it, best first."""
-    see_also: tuple[str, ...]
-    """Where to read on: the best answer's parent and the rules the answers cite."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What `show` found for a query: a rule, a glossary entry, an answer to a question,
-    or search results."""
-
-    type: Literal["rule", "glossary", "answer", "search"]
-    """Which of the four it is."""
-    value: Any = field(default=None)
-    """The RuleRecord, GlossaryRecord, Answer or search Results."""
-
-    def as_json(self) -> dict[str, Any]:
-        """The record's JSON with a `type` field first."""
-        return {"type": self.type, **self.value.as_json()}
-
-
-@dataclass(frozen=True, slots=True)
 class Target:
     """One thing a reference names, resolved in an edition."""
 
@@ -585,13 +527,3 @@ class Redirect:
     """The first edition without the rule, when it was removed."""
     introduced_in: str | None = None
     """When the rule came later than the edition asked about."""
-
-
-#: A text this long or shorter that does not end like a sentence is a title or a name.
-TITLE_LENGTH = 60
-
-
-def is_title(text: str) -> bool:
-    """A heading's title or a name ("Trample", "Game Concepts"), not a sentence (one that
-    ends in a full stop, or in a colon before a list: "There are five special actions:")."""
-    return len(text) <= TITLE_LENGTH and not text.rstrip().endswith((".", ":"))

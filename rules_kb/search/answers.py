@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.ingest.models import glossary_names
-from rules_kb.records.core import TITLE_LENGTH, is_title
 from rules_kb.search import questions as questions_module
 from rules_kb.search.questions import (
     QUESTION_WORDS,
@@ -49,6 +48,7 @@ from rules_kb.search.questions import (
     vocabulary_digest,
     vocabulary_lexicon,
 )
+from rules_kb.titles import TITLE_LENGTH, is_title
 
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 #: Keyword abilities and actions, whose headings name a concept ("Deathtouch", "Scry").

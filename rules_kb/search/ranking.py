@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from rules_kb.ingest.readonly import texts as read_texts
-from rules_kb.records.core import is_title
 from rules_kb.records.search import Filters, Kind
+from rules_kb.titles import is_title
 
 
 def ranked(

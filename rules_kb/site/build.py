@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from rules_kb.progress import Progress, silent
 from rules_kb.records import Contents, Link, Redirect, RuleRecord
 from rules_kb.records.changes import KEYWORD_RULE, EditionChanges, by_rule, chapters, in_rule
-from rules_kb.records.core import is_title
 from rules_kb.site import folder, pages, searchindex
 from rules_kb.site import places as at
 from rules_kb.site.places import EditionPlaces
+from rules_kb.titles import is_title
 
 if TYPE_CHECKING:
     import jinja2

@@ -22,11 +22,11 @@ from rules_kb.records import (
     Redirect,
     RuleRecord,
 )
-from rules_kb.records.core import is_title
 from rules_kb.site import places as at
 from rules_kb.site.markup import linked, plain, words
 from rules_kb.site.metadata import Metadata
 from rules_kb.site.places import EditionPlaces
+from rules_kb.titles import is_title
 
 if TYPE_CHECKING:
     from rules_kb.records.diff import Change, EditionDiff

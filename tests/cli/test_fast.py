@@ -3,6 +3,7 @@ every other command line to Typer."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -89,27 +90,54 @@ def test_anything_else_is_left_to_typer(args: list[str]) -> None:
     assert parse(args) is None
 
 
-@pytest.mark.parametrize("command", ["rule 702.19", "search trample"])
-def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(
-    all_editions_db: Path, command: str
-) -> None:
+def _loaded_after(db: Path, args: list[str], wanted: str) -> tuple[str, list[str]]:
+    """Run a command line in a fresh process through `rules_kb.cli.main`; what it printed,
+    and the loaded modules for which the expression `wanted` (of `m`) holds."""
     code = (
         "import sys\n"
         "from rules_kb.cli import main\n"
-        f"sys.argv = ['rules-kb', *{command.split()!r}, '--db', sys.argv[1]]\n"
+        f"sys.argv = ['rules-kb', *{args!r}, '--db', sys.argv[1]]\n"
         "try:\n"
         "    main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'typer', 'rich', 'click'}),"
-        " file=sys.stderr)\n"
+        f"print(repr(sorted(m for m in sys.modules if {wanted})), file=sys.stderr)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(all_editions_db)], capture_output=True, text=True
-    )
+    done = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "[]"
-    assert "Trample" in done.stdout
+    return done.stdout, ast.literal_eval(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("command", ["rule 702.19", "search trample"])
+def test_a_lookup_in_a_pipe_imports_neither_typer_nor_rich(
+    all_editions_db: Path, command: str
+) -> None:
+    shown, loaded = _loaded_after(
+        all_editions_db, command.split(), "m.split('.')[0] in {'typer', 'rich', 'click'}"
+    )
+    assert loaded == []
+    assert "Trample" in shown
+
+
+@pytest.mark.parametrize(
+    ("args", "records"),
+    [
+        (["search", "trample"], []),
+        (["show", "does deathtouch work with trample?"], ["rules_kb.records.answers"]),
+    ],
+    ids=["search", "show QUESTION"],
+)
+def test_a_search_or_a_question_defines_only_the_records_it_makes(
+    all_editions_db: Path, args: list[str], records: list[str]
+) -> None:
+    """Defining the records of `core` (two dozen slotted dataclasses) costs a cold process
+    about a fifth of a search: a search makes none of them, and a question only the
+    records of `answers`."""
+    shown, loaded = _loaded_after(
+        all_editions_db, args, "m in {'rules_kb.records.core', 'rules_kb.records.answers'}"
+    )
+    assert loaded == records
+    assert "702.19" in shown or "702.2c" in shown
 
 
 def test_a_reingest_of_unchanged_files_never_loads_the_writer(tmp_path: Path) -> None:

@@ -352,7 +352,7 @@ def test_slugs_are_unique_and_stable() -> None:
 def test_a_rule_that_introduces_a_list_is_no_heading(kb: rules_kb.KnowledgeBase) -> None:
     """ "There are five special actions:" is a sentence, as the aligner reads it too; the
     site once styled it, and named its page, as a title."""
-    from rules_kb.records.core import is_title
+    from rules_kb.titles import is_title
 
     rules = list(kb.contents(BRO).rules())
     lists = [r for r in rules if r.text.rstrip().endswith(":") and len(r.text) <= 60]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING
 
 from rules_kb.cli.output import Screen, Span
-from rules_kb.records import Answer
 from rules_kb.records.search import Hit, Results
+
+if TYPE_CHECKING:
+    from rules_kb.records import Answer
 
 _MARK = re.compile(r"<b>(.*?)</b>", re.S)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import Item
 from rules_kb.ingest.models import glossary_names
-from rules_kb.records.core import is_title
+from rules_kb.titles import is_title
 from rules_kb.typography import fold
 
 if TYPE_CHECKING:
