@@ -370,11 +370,22 @@ def m020_named_parts(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006 to m019), and
     now glossary entries joined or parted under their names are merged or split: "Legend/
     Legend Rule" goes on as "Legend/Legendary" of 1999-11-01 and "Legendary" was merged
-    into it; "Trigger" of 2009-07-11 was split from "Trigger, Triggered Ability"."""
+    into it; "Trigger" of 2009-07-11 was split from "Trigger, Triggered Ability": the
+    editions are aligned again by m021."""
+
+
+@migration
+def m021_followed_headings(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again, with all the aligner knows (m006 to m020), and
+    now a heading goes where its subrules went: "Tribals" 308 goes on as "Kindreds" 308
+    of 2024-06-07 and "EDH" 903 as "Commander" 903 of 2011-02-04, "Spells" 401 of
+    2003-03-15 as "Spells on the Stack" 401 (not as "Spells" 213, which continues "Spell
+    Type"), and "Bands with Other" 502.11 was merged into "Banding" 702.19 of
+    2009-07-11."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m021_...).
+# Further migrations go here, numbered in order (m022_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

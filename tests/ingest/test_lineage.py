@@ -147,6 +147,22 @@ def test_history_of_a_subrule_follows_its_own_line_back_to_502(kb: rules_kb.Know
     assert found.versions[-1].words is None and found.versions[0].words
 
 
+def test_renamed_headings_keep_their_line(kb: rules_kb.KnowledgeBase) -> None:
+    """A heading renamed in words it shares nothing with goes where its subrules went:
+    Kindred was Tribal, Commander was EDH, Substitute Cards were Checklist Cards, and
+    "Tap and Untap" was "Tap", 501.7, before the keyword actions moved to 701."""
+    for number, older, before, then in [
+        ("308", "308", "2024-04-12", "Tribals"),
+        ("903", "903", "2010-10-01", "EDH"),
+        ("713", "713", "2020-08-07", "Checklist Cards"),
+    ]:
+        found = kb.where(number, to=before)
+        assert (found.now, found.status) == (older, "changed"), number
+        assert kb.rule(older, before).text == then
+    tap = kb.where("701.15", "2009-07-11", to="2009-05-01")
+    assert (tap.now, kb.rule("501.7", "2009-05-01").text) == ("501.7", "Tap")
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]

@@ -721,3 +721,54 @@ def test_a_kept_number_does_not_outweigh_the_rule_whose_sentences_moved_on() -> 
     assert mapping["301.3a"] == "301.3b"
     assert mapping["301.3b"] == "301.3c"
     assert [new[j][0] for j in alignment.added] == ["301.3a"]
+
+
+def test_a_heading_goes_where_its_subrules_go() -> None:
+    """A renamed heading whose words share nothing with its new name continues where its
+    subrules went; a heading paired by its title alone gives way to the one whose
+    subrules went there, and goes where its own went; a heading whose subrules went into
+    a rule that continues another was merged into it."""
+    old: list[Row] = [
+        ("2", "section", None, "Pieces"),
+        ("208", "chapter", "2", "Ancestral Pieces"),
+        ("208.1", "rule", "208", "Each contestant brings exactly sixty pieces to the match."),
+        ("208.2", "rule", "208", "A set of pieces may hold one copy of each piece at most."),
+        ("213", "chapter", "2", "Move Kind"),
+        ("213.1", "rule", "213", "Every piece that is not a base is a move while played."),
+        ("213.2", "rule", "213", "A move's kind is the same as the kind of its piece."),
+        ("214", "chapter", "2", "Markers"),
+        ("214.1", "rule", "214", "A marker is a token that stands in for a piece."),
+        ("214.2", "rule", "214", "A marker that leaves the table ceases to exist."),
+        ("215", "chapter", "2", "Marker Kinds"),
+        ("215.1", "rule", "215", "Some effects make markers of a named kind with set traits."),
+        ("215.2", "rule", "215", "A marker of a named kind keeps its traits while it stays."),
+        ("4", "section", None, "Turns"),
+        ("401", "chapter", "4", "Moves"),
+        ("401.1", "rule", "401", "A piece on the pile is a move until it is carried out."),
+        ("401.2", "rule", "401", "A carried-out move goes to its owner's discard tray."),
+    ]
+    new: list[Row] = [
+        ("2", "section", None, "Pieces"),
+        ("208", "chapter", "2", "Heritage Sets"),
+        ("208.1", "rule", "208", "Each contestant brings exactly sixty pieces to the match."),
+        ("208.2", "rule", "208", "A set of pieces may hold one copy of each piece at most."),
+        ("213", "chapter", "2", "Moves"),
+        ("213.1", "rule", "213", "Every piece that is not a base is a move while played."),
+        ("213.2", "rule", "213", "A move's kind is the same as the kind of its piece."),
+        ("214", "chapter", "2", "Marker Kinds"),
+        ("214.1", "rule", "214", "A marker is a token that stands in for a piece."),
+        ("214.2", "rule", "214", "A marker that leaves the table ceases to exist."),
+        ("214.3", "rule", "214", "Some effects make markers of a named kind with set traits."),
+        ("214.4", "rule", "214", "A marker of a named kind keeps its traits while it stays."),
+        ("4", "section", None, "Turns"),
+        ("401", "chapter", "4", "Moves on the Pile"),
+        ("401.1", "rule", "401", "A piece on the pile is a move until it is carried out."),
+        ("401.2", "rule", "401", "A carried-out move goes to its owner's discard tray."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["208"] == "208"  # renamed: its subrules say so
+    # "Moves" 401 is not "Moves" 213: the subrules of "Move Kind" went there, its own to 401
+    assert mapping["213"] == "213" and mapping["401"] == "401"
+    # both kinds of marker went into 214, which continues the heading of the same title
+    assert mapping["215"] == "214" and keys(alignment, old, new, "merged") == {("214", "214")}
+    assert not alignment.added and not alignment.removed

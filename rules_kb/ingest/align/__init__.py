@@ -28,7 +28,10 @@ Passes, cheapest first; each works on what the previous ones left:
    draw clause becomes 420.5g); the old record's line continues in the part that keeps
    its number, else its first part. An old record left over whose words are almost all
    in one new record was merged into it. An old record left over with no part yet
-   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3);
+7. headings followed: a rule left over whose subrules all went under one new rule went
+   there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
+   that rule continues another, merged into it.
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -36,7 +39,7 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(pass 6) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
+(passes 6 and 7) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
 stub, entries merged or split by name). `align` below
 runs them in order.
 """
@@ -55,7 +58,7 @@ from rules_kb.ingest.align.pairs import (
     same_key,
     unique_wording,
 )
-from rules_kb.ingest.align.parts import splits_and_merges
+from rules_kb.ingest.align.parts import followed_headings, splits_and_merges
 from rules_kb.ingest.align.words import RULE_REFERENCE, SHORT, Normalised, Titles, normalise
 from rules_kb.typography import key
 
@@ -101,6 +104,7 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)
+    followed_headings(old, new, pairs, split, merged)
     return _result(len(old), len(new), pairs, split, merged)
 
 

@@ -1,8 +1,9 @@
-"""Pass 6: splits and merges among the rules left over; see `rules_kb.ingest.align`."""
+"""Pass 6: splits and merges among the rules left over, and pass 7: the rules left over
+that their subrules lead to; see `rules_kb.ingest.align`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -479,3 +480,94 @@ def _unique_best(
         if len(rank) < 2 or float(np.partition(rank, -2)[-2]) <= rank[best] - SPLIT_MARGIN:
             return best
     return None
+
+
+FOLLOWED_CHILDREN = 2
+"""How many subrules an old rule left over needs, all gone under one new rule, for its
+line to be known from theirs."""
+FOLLOWED_SUPPORT = 0.5
+"""The share of its subrules under a new rule below which an old rule paired with it by
+its words gives way to one whose subrules all went there."""
+
+
+def followed_headings(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    merged: dict[int, int],
+) -> None:
+    """Pass 7: a rule left over whose subrules that went on (at least FOLLOWED_CHILDREN,
+    and FOLLOWED_SUPPORT of them) all went under one new rule went there too. It continues
+    in that rule where nothing else does ("Tribals" 308 is "Kindreds" 308 of 2024-06-07,
+    "EDH" 903 is "Commander" 903 of 2011-02-04, "Tap" 501.7 is "Tap and Untap" 701.15 of
+    2009-07-11), or where the old rule paired with it has subrules and fewer than
+    FOLLOWED_SUPPORT of them went inside it ("Spells" 401 of 2003-03-15 is "Spells on the
+    Stack" 401, not "Spells" 213, which continues "Spell Type" 213); else it was merged
+    into it ("Triggered Abilities" 404 into "Handling Triggered Abilities" 603 of
+    2009-07-11). Pairs and merges are added to `pairs` and `merged`; an old rule that
+    gives way is left over and looked at again; a new rule split off another is left
+    alone."""
+    children: dict[str, list[int]] = {}
+    for i, item in enumerate(old):
+        if item.parent is not None:
+            children.setdefault(item.parent, []).append(i)
+    old_of = {j: i for i, j in pairs.items()}
+
+    def support(i: int, home: int) -> float:
+        """The share of old `i`'s subrules that went inside new `home` (1 for a rule with
+        fewer than FOLLOWED_CHILDREN: its words, not its subrules, paired it)."""
+        below = children.get(old[i].key, [])
+        if len(below) < FOLLOWED_CHILDREN:
+            return 1.0
+        inside = sum(
+            1 for child in below if child in pairs and _within(new[pairs[child]].key, new[home].key)
+        )
+        return inside / len(below)
+
+    waiting = [i for i, item in enumerate(old) if item.kind != "glossary"]
+    for _ in range(3):  # (an old rule that gave way is looked at again, a few times at most)
+        given_way: list[int] = []
+        for i in waiting:
+            if i in pairs or i in merged:
+                continue
+            home = _followed_home(old, new, pairs, children.get(old[i].key, []))
+            if home is None or home in split:
+                continue
+            holder = old_of.get(home)
+            if holder is not None and support(holder, home) >= FOLLOWED_SUPPORT:
+                merged[i] = home
+                continue
+            if holder is not None:
+                del pairs[holder]
+                given_way.append(holder)
+            pairs[i], old_of[home] = home, i
+        if not given_way:
+            break
+        waiting = given_way
+
+
+def _followed_home(
+    old: Sequence[Item], new: Sequence[Item], pairs: Mapping[int, int], below: list[int]
+) -> int | None:
+    """The new rule all of an old rule's subrules that went on went under (the nearest
+    before them of that number), if they are at least FOLLOWED_CHILDREN and at least
+    FOLLOWED_SUPPORT of them; else None."""
+    gone = [child for child in below if child in pairs]
+    if len(gone) < FOLLOWED_CHILDREN or len(gone) < FOLLOWED_SUPPORT * len(below):
+        return None
+    parents = {new[pairs[child]].parent for child in gone}
+    if len(parents) != 1 or None in parents:
+        return None
+    first = min(pairs[child] for child in gone)
+    return next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
+
+
+def _within(key: str, home: str) -> bool:
+    """Whether a rule number is `home` or inside it (603.2a is inside 603, 603.20 is not
+    inside 603.2; section 6 holds 603)."""
+    if key == home:
+        return True
+    if "." not in home:
+        return key.startswith(home + ".") or (len(home) == 1 and key.startswith(home))
+    return key.startswith(home) and key[len(home)].isalpha()
