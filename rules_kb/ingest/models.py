@@ -15,6 +15,10 @@ MAX_HEAD_DIGITS, MAX_MINOR_DIGITS, MAX_LETTERS = 3, 4, 2
 #: No way of writing a rule number ("Comprehensive Rules § 702.190aa.") is longer.
 MAX_WRITTEN = 64
 
+#: A section, a chapter and a rule number, whole (what `descends` tells apart).
+_SECTION = re.compile(r"[1-9]")
+_CHAPTER = re.compile(r"[0-9]{3}")
+_RULE = re.compile(r"[0-9]{3}\.[0-9]+")
 #: A number as stored: "7", "702", "702.19", "702.19b", "704.5aa", and "306.b", a typo
 #: printed in 2008-10-01 (a letter straight after the chapter's dot).
 _NUMBER = re.compile(r"([0-9]{1,3})(?:\.([0-9]{1,4})?([a-z]{0,2}))?", re.ASCII)
@@ -118,6 +122,21 @@ def sort_key(number: str) -> tuple[int, int, int, str]:
         return (10**6, 0, 0, number)
     head, minor, letters = match.groups()
     return (int(head), int(minor) if minor else -1, len(letters or ""), letters or "")
+
+
+def descends(number: str, ancestor: str) -> bool:
+    """Whether a rule number sits under another: 613.1b under 613.1, 613.1 under 613
+    and under 6. A subrule has nothing under it; a term is no number."""
+    if not number.startswith(ancestor) or number == ancestor:
+        return False
+    rest = number[len(ancestor) :]
+    if _SECTION.fullmatch(ancestor):
+        return bool(_CHAPTER.match(number))
+    if _CHAPTER.fullmatch(ancestor):
+        return rest.startswith(".") and len(rest) > 1
+    if _RULE.fullmatch(ancestor):
+        return rest.isascii() and rest.isalpha()
+    return False
 
 
 def normalise_number(raw: str) -> str:

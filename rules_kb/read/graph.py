@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules_kb.controls import visible
+from rules_kb.ingest.models import descends as descends
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -44,9 +45,6 @@ _NOT_XML = re.compile("[\ufffe\uffff]")
 #: What JSON may leave raw but a terminal or an encoder would trip on.
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SECTION = re.compile(r"[1-9]")
-_CHAPTER = re.compile(r"[0-9]{3}")
-_RULE = re.compile(r"[0-9]{3}\.[0-9]+")
 
 
 def short(text: str, limit: int = SHORT_TEXT) -> str:
@@ -104,21 +102,6 @@ def around(graph: nx.DiGraph, centre: str, depth: int) -> nx.DiGraph:
         graph.to_undirected(as_view=True), sources, cutoff=depth
     )
     return graph.subgraph(near).copy()
-
-
-def descends(number: str, ancestor: str) -> bool:
-    """Whether a rule number sits under another: 613.1b under 613.1, 613.1 under 613
-    and under 6. A subrule has nothing under it; a term is no number."""
-    if not number.startswith(ancestor) or number == ancestor:
-        return False
-    rest = number[len(ancestor) :]
-    if _SECTION.fullmatch(ancestor):
-        return bool(_CHAPTER.match(number))
-    if _CHAPTER.fullmatch(ancestor):
-        return rest.startswith(".") and len(rest) > 1
-    if _RULE.fullmatch(ancestor):
-        return rest.isascii() and rest.isalpha()
-    return False
 
 
 def export(graph: nx.DiGraph, form: Format) -> str:

@@ -223,17 +223,7 @@ class Reader:
                 [edition_id, seq],
             )
         ]
-        by_text: dict[int, dict[str, None]] = {}
-        for cited_text, target in self.conn.execute(
-            "SELECT text_id, target FROM refs WHERE edition_id = ? AND source_key = ?"
-            " AND source_kind IN ('rule', 'example') ORDER BY seq",
-            [edition_id, wanted],
-        ):
-            by_text.setdefault(cited_text, {})[target] = None
-        cited: dict[str, None] = {}
-        for cited_text in ids:
-            cited.update(by_text.get(cited_text, {}))
-        return Links(parent or None, tuple(cited))
+        return Links(parent or None, _cited(self._cites(edition_id), wanted, ids))
 
     def rules_numbered(self, number: str, edition: str) -> list[RuleRecord]:
         """Every record of an edition printed with this number, in document order."""
@@ -315,9 +305,6 @@ class Reader:
         def build(index: int) -> RuleRecord:
             number, kind, parent, text, seq, text_id = rows[index]
             own = examples.get(seq, [])
-            cited: dict[str, None] = {}
-            for cited_text in (text_id, *(tid for tid, _ in own)):
-                cited.update(dict.fromkeys(cites.get((number, cited_text), ())))
             return records.RuleRecord(
                 edition=edition,
                 number=number,
@@ -325,7 +312,7 @@ class Reader:
                 text=text,
                 parent=parent or None,
                 examples=tuple(example for _, example in own),
-                cites=tuple(cited),
+                cites=_cited(cites, number, (text_id, *(tid for tid, _ in own))),
                 children=tuple(build(child) for child in children.get(index, [])),
                 seq=seq,
             )
@@ -599,6 +586,17 @@ class Reader:
         from rules_kb.ingest.readonly import texts
 
         return texts(self.conn, ids)
+
+
+def _cited(
+    cites: dict[tuple[str, int], list[str]], number: str, text_ids: Sequence[int]
+) -> tuple[str, ...]:
+    """What a rule cites: its text's citations, then its examples' (`text_ids`, in that
+    order), each once; `cites` is :meth:`Reader._cites` of its edition."""
+    found: dict[str, None] = {}
+    for text_id in text_ids:
+        found.update(dict.fromkeys(cites.get((number, text_id), ())))
+    return tuple(found)
 
 
 def _with(record: RuleRecord, **changes: Any) -> RuleRecord:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left
 from rules_kb.ingest.align.words import Normalised, containment, first_words, share_within, word_ids
+from rules_kb.ingest.models import descends
 
 if TYPE_CHECKING:
     import numpy as np
@@ -486,8 +487,9 @@ FOLLOWED_CHILDREN = 2
 """How many subrules an old rule left over needs, all gone under one new rule, for its
 line to be known from theirs."""
 FOLLOWED_SUPPORT = 0.5
-"""The share of its subrules under a new rule below which an old rule paired with it by
-its words gives way to one whose subrules all went there."""
+"""The share of an old rule's subrules that must have gone on for their new parent to
+be where it went; and the share of its subrules inside a new rule below which an old
+rule paired with that rule gives way to one whose subrules all went there."""
 
 
 def followed_headings(
@@ -520,10 +522,9 @@ def followed_headings(
         below = children.get(old[i].key, [])
         if len(below) < FOLLOWED_CHILDREN:
             return 1.0
-        inside = sum(
-            1 for child in below if child in pairs and _within(new[pairs[child]].key, new[home].key)
-        )
-        return inside / len(below)
+        keys = [new[pairs[child]].key for child in below if child in pairs]
+        where = new[home].key
+        return sum(key == where or descends(key, where) for key in keys) / len(below)
 
     waiting = [i for i, item in enumerate(old) if item.kind != "glossary"]
     for _ in range(3):  # (an old rule that gave way is looked at again, a few times at most)
@@ -561,13 +562,3 @@ def _followed_home(
         return None
     first = min(pairs[child] for child in gone)
     return next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
-
-
-def _within(key: str, home: str) -> bool:
-    """Whether a rule number is `home` or inside it (603.2a is inside 603, 603.20 is not
-    inside 603.2; section 6 holds 603)."""
-    if key == home:
-        return True
-    if "." not in home:
-        return key.startswith(home + ".") or (len(home) == 1 and key.startswith(home))
-    return key.startswith(home) and key[len(home)].isalpha()
