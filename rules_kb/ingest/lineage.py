@@ -39,7 +39,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Literal
 
-from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
+from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align, renumber_references
 from rules_kb.ingest.readonly import texts
 from rules_kb.typography import key
 
@@ -221,23 +221,33 @@ class _Linker:
         )
         if previous_id is None:
             return
-        for kind in KINDS:
+        renumbered: dict[str, str] = {}
+        for kind in KINDS:  # rules first: the glossary cites them as they were renumbered
             old, new = self.records(previous_id, kind), self.records(edition_id, kind)
             alignment = align(old.items, new.items, self.load)
+            if kind == "rule":
+                renumbered = alignment.key_map(old.items, new.items)
             self.conn.executemany(
                 "INSERT INTO lineage (edition_id, kind, seq, old_seq, status)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (
                     (edition_id, kind, seq, old_seq, status)
-                    for seq, old_seq, status in explicit_rows(old, new, alignment, self.load)
+                    for seq, old_seq, status in explicit_rows(
+                        old, new, alignment, self.load, renumbered
+                    )
                 ),
             )
 
 
 def explicit_rows(
-    old: Records, new: Records, alignment: Alignment, load: Callable[[list[int]], Mapping[int, str]]
+    old: Records,
+    new: Records,
+    alignment: Alignment,
+    load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str],
 ) -> Iterator[tuple[int | None, int | None, Status]]:
-    """(new seq, old seq, status) of every pair that cannot be left implicit."""
+    """(new seq, old seq, status) of every pair that cannot be left implicit.
+    `renumbered` maps the old edition's rule numbers to their counterparts' numbers."""
     repeated = old.repeated | new.repeated
     old_keyed, new_keyed = old.keyed, new.keyed
     old_examples, new_examples = old.examples.get, new.examples.get
@@ -246,7 +256,7 @@ def explicit_rows(
         if pair == new_keyed[j] and pair not in repeated and old_examples(i) == new_examples(j):
             continue
         new_pair = new_keyed[j]
-        yield j, i, status(pair[0], old.content(i), new_pair[0], new.content(j), load)
+        yield j, i, status(pair[0], old.content(i), new_pair[0], new.content(j), load, renumbered)
     for j in alignment.added:
         yield j, None, "added"
     for i in alignment.removed:
@@ -263,15 +273,19 @@ def status(
     new_key: str,
     new_content: tuple[int, ...],
     load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str] | None = None,
 ) -> Status:
     """What happened between two paired records, given their keys and content (text id,
-    then example text ids)."""
-    wording = _wording(old_content, new_content, load)
+    then example text ids) and the renumbering of the rules between their editions
+    (old number -> new number). The rule numbers a text cites that follow that
+    renumbering are no change of wording: a glossary entry whose "See rule 702.79" now
+    reads "See rule 702.80" is the same, as `diff` counts it a renumbered reference."""
+    wording = _wording(old_content, new_content, load, renumbered or {})
     if old_key == new_key:
         return wording
     if key(old_key) == key(new_key):  # a heading's quotes or italics
         return "typography" if wording == "same" else wording
-    if wording == "changed" and _renumbered_only(old_content, new_content, load):
+    if wording == "changed" and _renumbered_only(old_content, new_content, load, renumbered):
         return "moved"
     return "moved" if wording != "changed" else "moved_changed"
 
@@ -280,21 +294,32 @@ def _renumbered_only(
     old_ids: tuple[int, ...],
     new_ids: tuple[int, ...],
     load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str] | None,
 ) -> bool:
-    """Whether two contents differ only in the rule numbers they cite (a renumbered rule
-    whose cross-references follow the renumbering is moved, not rewritten)."""
+    """Whether two contents of a record that moved differ only in where their closing
+    cross-references point (a glossary entry renamed points at its rule under the new
+    name) and in the rule numbers they cite, once renumbered (all of them masked when
+    the renumbering is not known)."""
     if len(old_ids) != len(new_ids):
         return False
     found = load([*old_ids, *new_ids])
+    if renumbered is None:
+        return all(
+            _pointers_masked(found[a]) == _pointers_masked(found[b])
+            for a, b in zip(old_ids, new_ids, strict=True)
+        )
     return all(
-        _pointers_masked(found[a]) == _pointers_masked(found[b])
+        _closing_masked(renumber_references(found[a], renumbered)) == _closing_masked(found[b])
         for a, b in zip(old_ids, new_ids, strict=True)
     )
 
 
-#: One place a closing cross-reference points at, once folded (quotes read as NUL) and
-#: its numbers masked: 'rule #, "Planechase."', 'Appendix B, "Older Rules."', '#'.
-_POINTED = r"(?:(?:rules?|sections?|Appendix|part) )?(?:#|[A-Z])(?:,[\s\x00]*\x00[^\x00]*\x00)?"
+#: One place a closing cross-reference points at, once folded (quotes read as NUL), its
+#: number masked or not: 'rule #, "Planechase."', 'Appendix B, "Older Rules."', '702.80'.
+_POINTED = (
+    r"(?:(?:rules?|sections?|Appendix|part) )?(?:#|[A-Z]|\d{3}(?:\.\d+[a-z]*)?)"
+    r"(?:,[\s\x00]*\x00[^\x00]*\x00)?"
+)
 #: A text's closing cross-reference: a glossary entry renamed points at its rule under the
 #: new name, a rule moved at the new numbers; neither is a new wording.
 _CLOSING_POINTER = re.compile(
@@ -307,18 +332,33 @@ def _pointers_masked(text: str) -> str:
     return _CLOSING_POINTER.sub("See #", RULE_REFERENCE.sub("#", key(text)))
 
 
+def _closing_masked(text: str) -> str:
+    """The text, typography folded, with its closing cross-reference masked."""
+    return _CLOSING_POINTER.sub("See #", key(text))
+
+
 def _wording(
     old_ids: tuple[int, ...],
     new_ids: tuple[int, ...],
     load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str],
 ) -> Literal["same", "typography", "changed"]:
-    """Same, typography only, or changed: the text and the examples together."""
+    """Same, typography only, or changed: the text and the examples together, the rule
+    numbers they cite read through `renumbered`."""
     if old_ids == new_ids:
         return "same"
     if len(old_ids) != len(new_ids):
         return "changed"
     found = load([*old_ids, *new_ids])
-    if all(key(found[a]) == key(found[b]) for a, b in zip(old_ids, new_ids, strict=True)):
+    pairs = list(zip(old_ids, new_ids, strict=True))
+    if all(key(found[a]) == key(found[b]) for a, b in pairs):
+        return "typography"
+    if not renumbered:
+        return "changed"
+    moved = [(renumber_references(found[a], renumbered), found[b]) for a, b in pairs]
+    if all(before == after for before, after in moved):
+        return "same"
+    if all(key(before) == key(after) for before, after in moved):
         return "typography"
     return "changed"
 
@@ -624,6 +664,14 @@ class Forest:
     """(edition id, seq) of a line's first record -> the record it was split off."""
     merged_into: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     """(edition id, seq) of a line's last record -> the record it was merged into."""
+    statuses: Mapping[tuple[int, int], Status] = field(default_factory=dict)
+    """(edition id, seq) -> how the record came from the one before it on its line, for
+    the records whose status is not `same` (as `Lines.node` reads it)."""
+
+    def node(self, place: tuple[int, int]) -> Node:
+        """The record at (edition id, seq) as a node of its line."""
+        item = self.records[place[0]].items[place[1]]
+        return Node(*place, item.key, item.text_id, self.statuses.get(place, "same"))
 
 
 def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
@@ -635,6 +683,14 @@ def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
     lines: list[list[tuple[int, int]]] = []
     split_from: dict[tuple[int, int], tuple[int, int]] = {}
     merged_into: dict[tuple[int, int], tuple[int, int]] = {}
+    statuses: dict[tuple[int, int], Status] = {
+        (edition_id, seq): status
+        for edition_id, seq, status in conn.execute(
+            "SELECT edition_id, seq, status FROM lineage WHERE kind = ? AND seq IS NOT NULL"
+            " AND old_seq IS NOT NULL AND status NOT IN ('split', 'merged')",
+            [kind],
+        )
+    }
     for index, edition_id in enumerate(ids):
         found[edition_id] = records(conn, edition_id, kind)
         items = found[edition_id].items
@@ -658,5 +714,11 @@ def forest(conn: sqlite3.Connection, kind: Kind) -> Forest:
             line_of[edition_id, seq] = line
             lines[line].append((edition_id, seq))
     return Forest(
-        tuple(ids), found, line_of, tuple(tuple(line) for line in lines), split_from, merged_into
+        tuple(ids),
+        found,
+        line_of,
+        tuple(tuple(line) for line in lines),
+        split_from,
+        merged_into,
+        statuses,
     )

@@ -375,17 +375,25 @@ def m020_named_parts(db: Database, progress: Progress) -> None:
 
 
 @migration
-def m021_followed_headings(db: Database, progress: Progress) -> None:
+def m021_followed_headings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again, with all the aligner knows (m006 to m020), and
     now a heading goes where its subrules went: "Tribals" 308 goes on as "Kindreds" 308
     of 2024-06-07 and "EDH" 903 as "Commander" 903 of 2011-02-04, "Spells" 401 of
     2003-03-15 as "Spells on the Stack" 401 (not as "Spells" 213, which continues "Spell
     Type"), and "Bands with Other" 502.11 was merged into "Banding" 702.19 of
-    2009-07-11."""
+    2009-07-11: the editions are aligned again by m022."""
+
+
+@migration
+def m022_renumbered_references(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m021), and now the rule numbers a text
+    cites that follow the renumbering of its editions are no change of wording, as `diff`
+    counts them: "Retrace", whose "See rule 702.79" reads "See rule 702.80" in 2013-07-13,
+    is the same entry there, not a changed one."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m022_...).
+# Further migrations go here, numbered in order (m023_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

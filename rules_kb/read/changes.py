@@ -1,5 +1,8 @@
 """The real changes of every edition in a span, typography apart: `rules-kb changes`.
 
+A change is real as the stored lineage says (`Change.real`): not typography alone, nor
+the rule numbers a text cites, renumbered with the rules, while it keeps its number.
+
 Each edition of the span is compared with the edition before it, as `diff` compares
 them (the stored lineage of neighbours), and its changes are kept when they touch what
 was asked for: a chapter (or section), a rule and its subrules followed through their
@@ -41,23 +44,19 @@ def changes(
             continue
         previous = dates[index - 1]
         result = diff(library, previous, day)
-        everything = [c for c in (*result.rules, *result.glossary) if c.type != "typography"]
+        everything = [c for c in (*result.rules, *result.glossary) if c.real]
         if chapter is not None:
-            kept = [c for c in result.rules if c.type != "typography" and in_chapter(c, chapter)]
+            kept = [c for c in result.rules if c.real and in_chapter(c, chapter)]
         elif rule is not None:
             old, new = (
                 _counterpart(lineage, "rule", rule, until, side) for side in (previous, day)
             )
-            kept = [c for c in result.rules if c.type != "typography" and in_rule(c, old, new)]
+            kept = [c for c in result.rules if c.real and in_rule(c, old, new)]
         elif term is not None:
             old, new = (
                 _counterpart(lineage, "glossary", term, until, side) for side in (previous, day)
             )
-            kept = [
-                c
-                for c in result.glossary
-                if c.type != "typography" and (c.old_key == old or c.new_key == new)
-            ]
+            kept = [c for c in result.glossary if c.real and (c.old_key == old or c.new_key == new)]
         else:
             kept = everything
         found.append(EditionChanges(day, previous, tuple(kept)))

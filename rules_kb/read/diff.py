@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align
+from rules_kb.ingest.align import Alignment, Item, align, renumber_references
 from rules_kb.ingest.models import normalise_number
 from rules_kb.records.changes import in_chapter
 from rules_kb.records.diff import (
@@ -243,7 +243,7 @@ def _with_examples(
         kind: ChangeType = "typography" if change.old_key == change.new_key else "moved"
         return replace(change, type=kind, reference_only=False, examples=examples)
     renumbered_only = _each_example(
-        examples, lambda old, new: renumber_references(old, number_map) == new
+        examples, lambda old, new: same_wording(renumber_references(old, number_map), new)
     )
     return replace(
         change,
@@ -293,13 +293,8 @@ def _paired(
         old_text,
         new_text,
         words[old_text, new_text],
-        reference_only=renumber_references(old_text, number_map) == new_text,
+        reference_only=same_wording(renumber_references(old_text, number_map), new_text),
     )
-
-
-def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
-    """The text with every rule number it cites replaced by its counterpart's number."""
-    return RULE_REFERENCE.sub(lambda match: number_map.get(match.group(0), match.group(0)), text)
 
 
 # term changes --------------------------------------------------------------------

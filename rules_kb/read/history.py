@@ -139,7 +139,7 @@ class Lineage:
         if example_ids is None:  # one line: what the stored lineage says of its ends
             split_from = split_from or self.lines.split_from(kind, line[0])
             merged_into = merged_into or self.lines.merged_into(kind, line[-1])
-        groups = _grouped(line, examples, texts)
+        groups = _grouped(line)
         versions = _versions(groups, examples, texts, date_of, split=split_from is not None)
         last_day = date_of[line[-1].edition_id]
         removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
@@ -178,11 +178,7 @@ class Lineage:
         cache = TextCache(self.reader.conn)
 
         def node(place: tuple[int, int] | None) -> Node | None:
-            if place is None:
-                return None
-            eid, s = place
-            item = found.records[eid].items[s]
-            return Node(eid, s, item.key, item.text_id, "same")
+            return None if place is None else found.node(place)
 
         for seq, item in enumerate(found.records[edition_id].items):
             places = found.lines[found.line_of[edition_id, seq]]
@@ -296,7 +292,12 @@ class Lineage:
             steps.append(Step(earliest, run[0].key))
         reached = path[-1]
         texts = self.reader.texts([line[start].text_id, reached.text_id])
-        text_changed = wording(texts[line[start].text_id]) != wording(texts[reached.text_id])
+        # Changed as the stored lineage says: the rule numbers it cites, renumbered since,
+        # are no change (each node's status is how it came from the node before it).
+        steps_taken = path[1:] if forward else path[:-1]
+        text_changed = wording(texts[line[start].text_id]) != wording(
+            texts[reached.text_id]
+        ) and any(node.status in _CHANGED for node in steps_taken)
         reached_day = date_of[reached.edition_id]
         if reached_day != to_edition:
             # The line ends on the way: merged into another record going forwards, split
@@ -436,13 +437,6 @@ class Lineage:
         return None
 
 
-def _content(
-    node: Node, examples: Mapping[Node, tuple[int, ...]], texts: Mapping[int, str]
-) -> tuple[str, ...]:
-    """What makes two records the same version: their wording, typography aside."""
-    return (wording(texts[node.text_id]), *(wording(texts[i]) for i in examples.get(node, ())))
-
-
 def _forms(
     group: Sequence[Node], texts: Mapping[int, str], date_of: Mapping[int, str]
 ) -> tuple[Form, ...]:
@@ -505,19 +499,33 @@ def find_history(lineage: Lineage, query: str, edition: str, *, subrules: bool =
     raise UnknownTerm(f"no rule or glossary entry for {query!r} in any edition up to {edition}")
 
 
-def _grouped(
-    line: Sequence[Node], examples: Mapping[Node, tuple[int, ...]], texts: Mapping[int, str]
-) -> list[list[Node]]:
-    """A line's records in runs that keep one key and one content: each run is a version."""
+#: How a record may come from the one before it and still be the same version: the
+#: stored lineage's statuses for the same wording (typography and the rule numbers it
+#: cites, once renumbered, aside).
+_SAME_VERSION = frozenset({"same", "typography"})
+
+
+def _grouped(line: Sequence[Node]) -> list[list[Node]]:
+    """A line's records in runs that the stored lineage calls the same version: each run
+    is a version."""
     groups: list[list[Node]] = []
     for node in line:
-        content = _content(node, examples, texts)
-        last = groups[-1][-1] if groups else None
-        if last is not None and last.key == node.key and _content(last, examples, texts) == content:
+        if groups and node.status in _SAME_VERSION:
             groups[-1].append(node)
         else:
             groups.append([node])
     return groups
+
+
+#: The lineage statuses of a step that changes wording.
+_CHANGED = frozenset({"changed", "moved_changed"})
+
+#: The version status of a record that starts a new version, by its lineage status.
+_VERSION_STATUS: Mapping[str, VersionStatus] = {
+    "changed": "changed",
+    "moved": "moved",
+    "moved_changed": "moved_changed",
+}
 
 
 def _versions(
@@ -529,7 +537,8 @@ def _versions(
     split: bool,
 ) -> list[Version]:
     """The versions of a line, oldest first, each with what happened since the one before
-    it (the first: `added`, or `split` if the line was split from another)."""
+    it, as the stored lineage says (the first: `added`, or `split` if the line was split
+    from another)."""
     from rules_kb.worddiff import word_diff
 
     versions: list[Version] = []
@@ -540,11 +549,7 @@ def _versions(
         status: VersionStatus = "split" if split else "added"
         words = None
         if previous is not None:
-            moved = previous.key != newest.key
-            same = wording(previous.text) == wording(text) and tuple(
-                map(wording, previous.examples)
-            ) == tuple(wording(texts[i]) for i in examples.get(newest, ()))
-            status = ("moved" if same else "moved_changed") if moved else "changed"
+            status = _VERSION_STATUS.get(group[0].status, "changed")
             words = word_diff(previous.text, text)
         version = Version(
             first=date_of[group[0].edition_id],

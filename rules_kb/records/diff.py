@@ -37,9 +37,18 @@ class Change:
     words: tuple[WordOp, ...]
     """The word diff: ("=", text), ("-", text), ("+", text)."""
     reference_only: bool = False
-    """The text differs only in rule numbers, renumbered as the alignment maps them."""
+    """The text differs only in rule numbers, renumbered as the alignment maps them (and
+    in typography): the stored lineage calls it `same` (or `moved`), not `changed`."""
     examples: tuple[ExampleChange, ...] = ()
     """The rule's examples, when they differ (the text itself may not)."""
+
+    @property
+    def real(self) -> bool:
+        """Whether the record changed as its lineage says: not in typography alone, nor
+        in the rule numbers it cites alone while it kept its number (a move is real)."""
+        if self.type == "typography":
+            return False
+        return not (self.reference_only and self.old_key == self.new_key)
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of one change."""

@@ -17,7 +17,8 @@ VersionStatus = Literal["added", "changed", "moved", "moved_changed", "split"]
 
 @dataclass(frozen=True, slots=True)
 class Form(Record):
-    """One typographic form of a version's text, and the editions that printed it."""
+    """One printed form of a version's text (its typography, or the rule numbers it cites
+    as they were renumbered), and the editions that printed it."""
 
     JSON_NAMES: ClassVar[Mapping[str, str]] = {"first": "from", "last": "to"}
 
@@ -31,8 +32,8 @@ class Form(Record):
 
 @dataclass(frozen=True, slots=True)
 class Version:
-    """Consecutive editions in which a rule had the same number and wording (typography
-    aside)."""
+    """Consecutive editions in which a rule had the same number and wording, as the stored
+    lineage says (typography and renumbered references aside)."""
 
     first: str
     """The first edition of the span."""
@@ -50,7 +51,7 @@ class Version:
     words: tuple[WordOp, ...] | None
     """The word diff of the text against the previous, older version; None for the first."""
     forms: tuple[Form, ...]
-    """Every typographic form the span printed, newest first (one when it never varied)."""
+    """Every form the span printed, newest first (one when it never varied)."""
 
     def as_json(self, *, glossary: bool) -> dict[str, Any]:
         """The SPEC shape of one version."""

@@ -322,7 +322,7 @@ class Generator:
             with self.stage("diff pages"):
                 self.render("diff.html", pages.diff_page(self.site, diff), "diff")
             summaries[new] = diff.summary()
-            real = tuple(c for c in (*diff.rules, *diff.glossary) if c.type != "typography")
+            real = tuple(c for c in (*diff.rules, *diff.glossary) if c.real)
             changed.append(EditionChanges(new, old, real))
             advance(1, new)
         with self.stage("feeds"):

@@ -89,7 +89,7 @@ class VersionView:
     until: str | None = None
     """The edition that replaced it (None: in force now)."""
     forms: int = 1
-    """How many typographic forms the span printed."""
+    """How many forms the span printed (typography, renumbered references)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,12 +465,16 @@ def diff_page(site: Site, diff: EditionDiff) -> dict[str, Any]:
         new=Item(edition_label(diff.new, site.sets), _home(site, page, diff.new)),
         summary=diff.summary(),
         changed=[v for v in of(rules, "changed") if not v.reference_only],
-        renumbered=[v for v in of(rules, "changed") if v.reference_only],
+        renumbered=[v for v in of(rules, "changed") + of(glossary, "changed") if v.reference_only],
         added=of(rules, "added"),
         removed=of(rules, "removed"),
         moved=of(rules, "moved"),
         parts=of(rules, "split", "merged"),
-        glossary=of(glossary, "changed", "added", "removed", "moved", "split", "merged"),
+        glossary=[
+            v
+            for v in of(glossary, "changed", "added", "removed", "moved", "split", "merged")
+            if not v.reference_only
+        ],
         typography=of(rules, "typography") + of(glossary, "typography"),
         editions=at.href(page, at.EDITIONS),
     )  # fmt: skip

@@ -74,9 +74,11 @@ def said(
     alignment: Alignment,
     content: Callable[[str, int], tuple[int, ...]],
     load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str] | None = None,
 ) -> Said | None:
     """The counterpart and status an alignment gives a step; None if the step's record is
-    not in the edition (a number printed wrong, read otherwise by the parser)."""
+    not in the edition (a number printed wrong, read otherwise by the parser).
+    `renumbered` maps the old edition's rule numbers to the new ones, as at ingest."""
     mine, _other = (old, new) if step.ask == "old" else (new, old)
     index = next((i for i, item in enumerate(mine) if item.key == step.key), None)
     if index is None:
@@ -85,8 +87,9 @@ def said(
         pairs = dict(alignment.pairs)
         if index in pairs:
             j = pairs[index]
-            return Said(new[j].key, status(old[index].key, content(step.old, index),
-                                           new[j].key, content(step.new, j), load))  # fmt: skip
+            old_content, new_content = content(step.old, index), content(step.new, j)
+            found = status(old[index].key, old_content, new[j].key, new_content, load, renumbered)
+            return Said(new[j].key, found)
         merged = dict(alignment.merged)
         if index in merged:
             return Said(new[merged[index]].key, "merged")
@@ -94,8 +97,9 @@ def said(
     back = {j: i for i, j in alignment.pairs}
     if index in back:
         i = back[index]
-        return Said(old[i].key, status(old[i].key, content(step.old, i),
-                                       new[index].key, content(step.new, index), load))  # fmt: skip
+        old_content, new_content = content(step.old, i), content(step.new, index)
+        found = status(old[i].key, old_content, new[index].key, new_content, load, renumbered)
+        return Said(old[i].key, found)
     split = {j: i for i, j in alignment.split}
     if index in split:
         return Said(old[split[index]].key, "split")

@@ -188,6 +188,33 @@ def test_history_merges_typography_only_neighbours(kb: rules_kb.KnowledgeBase) -
         assert any(len(version.forms) > 1 for version in found.versions), number
 
 
+@pytest.mark.parametrize(
+    ("old", "new"), [("2013-05-01", "2013-07-13"), ("2025-02-07", "2025-04-04")]
+)
+def test_references_renumbered_are_no_change_to_any_command(
+    kb: rules_kb.KnowledgeBase, old: str, new: str
+) -> None:
+    """`diff` lists a rule whose cited numbers only followed the renumbering apart from
+    its real changes; `where` and `history` say the same of it: same wording, one version."""
+    found = kb.diff(old, new)
+    kept = [c for c in found.rules if c.old_key == c.new_key and not c.examples]
+    renumbered = [c for c in kept if c.reference_only]
+    changed = [c for c in kept if c.type == "changed" and not c.reference_only]
+    assert len(renumbered) >= 3 and changed
+    for change in renumbered + changed:
+        assert change.old_key is not None and change.new_key is not None
+        where = kb.where(change.old_key, old, new)
+        assert where.text_changed is not change.reference_only, change.old_key
+        assert where.status == ("same" if change.reference_only else "changed"), change.old_key
+        version = next(v for v in kb.history(change.new_key, new).versions if v.first <= new)
+        assert (version.first <= old) is change.reference_only, change.old_key
+    glossary = [c for c in found.glossary if c.reference_only and c.old_key == c.new_key]
+    for change in glossary:
+        assert change.new_key is not None
+        version = next(v for v in kb.history(change.new_key, new).versions if v.first <= new)
+        assert version.first <= old, change.new_key
+
+
 def test_history_as_of_an_edition_and_with_subrules(kb: rules_kb.KnowledgeBase) -> None:
     old = kb.history("702.17", "2010-06-18")
     assert old.key == "702.17" and old.versions[0].last == "2026-08-07"

@@ -650,6 +650,31 @@ def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
     assert status("724.6", (1,), "724.6", (2,), lambda ids: texts) == "changed"
 
 
+def test_cross_references_that_follow_the_renumbering_are_no_change() -> None:
+    texts = {
+        1: "A keeper's move; see rule 724.2 and rule 101.",
+        2: "A keeper's move; see rule 725.2 and rule 101.",  # 724.2 is 725.2 now
+        3: "A keeper's move; see rule 726.2 and rule 101.",  # pointed elsewhere
+        4: "A keeper’s move; see rule 725.2 and rule 101.",  # and a curly apostrophe
+        5: "A keeper's turn; see rule 725.2 and rule 101.",  # and other words
+    }
+    renumbered = {"724.2": "725.2", "101": "101"}
+
+    def said(old_key: str, new_key: str, new: int) -> str:
+        return status(old_key, (1,), new_key, (new,), lambda ids: texts, renumbered)
+
+    assert said("Keeper", "Keeper", 2) == "same"
+    assert said("724.6", "725.6", 2) == "moved"
+    assert said("Keeper", "Keeper", 4) == "typography"
+    assert said("Keeper", "Keeper", 3) == "changed"
+    assert said("724.6", "725.6", 3) == "moved_changed"
+    assert said("Keeper", "Keeper", 5) == "changed"
+    # An example whose citations follow the renumbering is no change either.
+    examples = {**texts, 6: "Example: see 724.2.", 7: "Example: see 725.2."}
+    assert status("1.1", (1, 6), "1.1", (2, 7), lambda ids: examples, renumbered) == "same"
+    assert status("1.1", (1, 6), "1.1", (2, 6), lambda ids: examples, renumbered) == "changed"
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [

@@ -58,6 +58,9 @@ def _answer(library: Library, step: Step) -> Said | None:
         library.alignment(step.old, step.new, glossary=glossary),
         content,
         lambda ids: library.texts(ids),
+        library.alignment(step.old, step.new).key_map(
+            library.items(step.old), library.items(step.new)
+        ),
     )
 
 

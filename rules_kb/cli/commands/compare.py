@@ -211,7 +211,7 @@ def history(
         bool, typer.Option("--subrules", help="Also the history of each of its subrules.")
     ] = False,
     typography: Annotated[
-        bool, typer.Option("--typography", help="Show every typographic form of each version.")
+        bool, typer.Option("--typography", help="Show every printed form of each version.")
     ] = False,
     form: FormatOption = None,
     split: SplitOption = False,

@@ -25,7 +25,7 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
         c for c in result.rules if c.type not in {"moved", "typography"} and not c.reference_only
     ]
     moved = [c for c in result.rules if c.type == "moved"]
-    references = [c for c in result.rules if c.reference_only]
+    references = [c for c in (*result.rules, *result.glossary) if c.reference_only]
     typographic = [c for c in (*result.rules, *result.glossary) if c.type == "typography"]
     for change in real:
         _print_change(out, change)
@@ -37,7 +37,7 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
         out.blank()
         out.add((f"Only rule references renumbered ({len(references)})", "bold"))
         out.add(", ".join(_label(c) for c in references))
-    glossary = [c for c in result.glossary if c.type != "typography"]
+    glossary = [c for c in result.glossary if c.type != "typography" and not c.reference_only]
     if glossary:
         out.blank()
         out.add((f"Glossary ({len(glossary)})", "bold"))
@@ -206,7 +206,7 @@ def render_html(result: EditionDiff, *, typography: bool = False) -> str:
         c for c in result.rules if c.type not in {"moved", "typography"} and not c.reference_only
     ]
     moved = [c for c in result.rules if c.type == "moved"]
-    references = [c for c in result.rules if c.reference_only]
+    references = [c for c in (*result.rules, *result.glossary) if c.reference_only]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -222,7 +222,7 @@ def render_html(result: EditionDiff, *, typography: bool = False) -> str:
     if references:
         parts.append(f"<h2>Only rule references renumbered ({len(references)})</h2>")
         parts += [_html_change(change) for change in references]
-    glossary = [c for c in result.glossary if c.type != "typography"]
+    glossary = [c for c in result.glossary if c.type != "typography" and not c.reference_only]
     if glossary:
         parts.append(f"<h2>Glossary ({len(glossary)})</h2>")
         parts += [_html_change(change) for change in glossary]

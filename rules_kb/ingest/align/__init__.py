@@ -59,7 +59,14 @@ from rules_kb.ingest.align.pairs import (
     unique_wording,
 )
 from rules_kb.ingest.align.parts import followed_headings, splits_and_merges
-from rules_kb.ingest.align.words import RULE_REFERENCE, SHORT, Normalised, Titles, normalise
+from rules_kb.ingest.align.words import (
+    RULE_REFERENCE,
+    SHORT,
+    Normalised,
+    Titles,
+    normalise,
+    renumber_references,
+)
 from rules_kb.typography import key
 
 __all__ = [
@@ -70,6 +77,7 @@ __all__ = [
     "align",
     "normalise",
     "precision_recall",
+    "renumber_references",
 ]
 
 

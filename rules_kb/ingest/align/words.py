@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 SHORT = 30
 """Normalised texts shorter than this are headings or names: judged by edit ratio alone."""
 RULE_REFERENCE = re.compile(r"\b\d{3}(?:\.\d+[a-z]*)?\b")
+
+
+def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
+    """The text with every rule number it cites replaced by its counterpart's number."""
+    return RULE_REFERENCE.sub(lambda match: number_map.get(match.group(0), match.group(0)), text)
+
+
 # The Magic 2010 renames, longest first; applied to both sides, they are idempotent
 # on new text, which no longer has the old phrases.
 _RENAMES: tuple[tuple[str, str], ...] = (
