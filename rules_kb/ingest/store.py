@@ -385,15 +385,23 @@ def m021_followed_headings(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m022_renumbered_references(db: Database, progress: Progress) -> None:
+def m022_renumbered_references(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m021), and now the rule numbers a text
     cites that follow the renumbering of its editions are no change of wording, as `diff`
     counts them: "Retrace", whose "See rule 702.79" reads "See rule 702.80" in 2013-07-13,
-    is the same entry there, not a changed one."""
+    is the same entry there, not a changed one: the editions are aligned again by m023."""
+
+
+@migration
+def m023_lost_openings(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m022), and now a new rule that opens
+    with a sentence an old rule dropped was split from it: 203.1c of 2007-05-01, which
+    opens with the sentence on lands that 203.1a dropped, and 603.2b of 2009-07-11, with
+    the one 410.2 dropped on abilities that trigger "at the beginning of" a step."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m023_...).
+# Further migrations go here, numbered in order (m024_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

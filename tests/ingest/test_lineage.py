@@ -14,6 +14,7 @@ import pytest
 import rules_kb
 from rules_kb.errors import UnknownRule, UnknownTerm
 from rules_kb.ingest import lineage, store
+from rules_kb.records import Step
 from rules_kb.typography import key, same_wording
 from tests.conftest import FIXTURES, SHARED, downgrade, ok_cli, run_cli
 
@@ -161,6 +162,24 @@ def test_renamed_headings_keep_their_line(kb: rules_kb.KnowledgeBase) -> None:
         assert kb.rule(older, before).text == then
     tap = kb.where("701.15", "2009-07-11", to="2009-05-01")
     assert (tap.now, kb.rule("501.7", "2009-05-01").text) == ("501.7", "Tap")
+
+
+@pytest.mark.parametrize(
+    ("number", "edition", "source", "before"),
+    [
+        ("203.1c", "2007-05-01", "203.1a", "2007-02-01"),
+        ("217.6b", "2003-07-01", "217.6a", "2003-03-15"),
+    ],
+)
+def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str
+) -> None:
+    """203.1c of 2007-05-01 opens with the sentence on lands that 203.1a dropped (it kept
+    its number and its sentence on copies); history and where say it was split off."""
+    assert kb.history(number, edition).split_from == Step(before, source)
+    found = kb.where(number, edition, before)
+    assert (found.status, found.now) == ("split", source)
+    assert kb.where(source, before, edition).now == source
 
 
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:

@@ -629,6 +629,40 @@ def test_an_obsolete_stub_goes_on_only_under_its_own_name_or_as_a_stub() -> None
     assert mapping["Landhold (Obsolete)"] == "Homerow (Obsolete)"
 
 
+def test_a_new_rule_opening_with_a_sentence_an_old_rule_dropped_was_split_from_it() -> None:
+    # Like 203.1a of 2007-05-01: the rule keeps its number and its last sentence, and a
+    # new rule opens with the sentence it dropped and goes on about something else.
+    old: list[Row] = [
+        ("301", "chapter", "3", "Costs"),
+        ("301.1", "rule", "301", "Every piece has a cost printed in its corner."),
+        (
+            "301.1a",
+            "subrule",
+            "301.1",
+            "Boards normally have no cost. Tokens have no cost "
+            "unless the effect that makes them says so. A copy of a piece copies its cost.",
+        ),
+        ("301.1b", "subrule", "301.1", "A cost of zero is a cost; no cost is not zero."),
+    ]
+    new: list[Row] = [
+        ("301", "chapter", "3", "Costs"),
+        ("301.1", "rule", "301", "Every piece has a cost printed in its corner."),
+        ("301.1a", "subrule", "301.1", "A copy of a piece copies its cost. "
+         'See rule 706, "Copies."'),
+        ("301.1b", "subrule", "301.1", "A cost of zero is a cost; no cost is not zero."),
+        ("301.1c", "subrule", "301.1", "Boards normally have no cost. Boards are laid out "
+         "at the start without paying anything, and a player may lay out one per turn."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["301.1a"] == "301.1a"
+    assert keys(alignment, old, new, "split") == {("301.1a", "301.1c")}
+    # A sentence two old rules dropped says nothing of where a new rule came from.
+    twice = [*old, ("301.1c", "subrule", "301.1", "Boards normally have no cost. Or so.")]
+    kept = [*new[:4], ("301.1d", "subrule", "301.1", "Or else."), new[4]]
+    alignment, _ = aligned(twice, kept)
+    assert ("301.1a", "301.1c") not in keys(alignment, twice, kept, "split")
+
+
 def test_typography_is_never_a_change() -> None:
     texts = {1: "A piece's owner can't move it.", 2: "A piece’s owner can’t move it."}
     assert status("101.1", (1,), "101.1", (2,), lambda ids: texts) == "typography"

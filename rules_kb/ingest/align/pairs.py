@@ -19,7 +19,9 @@ from rules_kb.ingest.align.words import (
     is_stub,
     likeness,
     name_similarity,
-    normalise,
+)
+from rules_kb.ingest.align.words import (
+    sentences as sentences_of,
 )
 
 if TYPE_CHECKING:
@@ -213,11 +215,8 @@ def fuzzy(
         _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
 
 
-#: A sentence of this many words or fewer ("(See rule 708.)") says nothing of identity.
-CARRIED_WORDS = 4
 #: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).
 CARRIED_RATIO = 88.0
-_SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(“\"])")
 
 
 def _carried(
@@ -244,8 +243,7 @@ def _carried(
 
     @cache
     def sentences(text_id: int) -> tuple[str, ...]:
-        parts = (normalise(part) for part in _SENTENCE.split(texts.raw[text_id]))
-        return tuple(part for part in parts if len(part.split()) > CARRIED_WORDS)
+        return sentences_of(texts.raw[text_id])
 
     for row, col in np.argwhere(plausible).tolist():
         mine = sentences(old[group.old[row]].text_id)

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left
-from rules_kb.ingest.align.words import Normalised, containment, first_words, share_within, word_ids
+from rules_kb.ingest.align.words import (
+    Normalised,
+    containment,
+    first_words,
+    opening,
+    sentences,
+    share_within,
+    word_ids,
+)
 from rules_kb.ingest.models import descends
 
 if TYPE_CHECKING:
@@ -129,6 +137,7 @@ def splits_and_merges(
     found, namesake_parts = _namesake_parts(state, group.new, sources)
     _contained_parts(state, parts, sources, found, namesake_parts)
     lost_parts = _lost_clauses(state, parts, sources, found)
+    lost_parts |= _lost_openings(state, group.new, sources, found)
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _namesake_merges(state, group.old, targets)
@@ -362,6 +371,45 @@ def _lost_clauses(
     for i, (j, *others) in claims.items():
         if not others:
             found.setdefault(i, []).append(j)
+            added.add(j)
+    return added
+
+
+def _lost_openings(
+    state: _Parting, left_new: list[int], sources: list[int], found: dict[int, list[int]]
+) -> set[int]:
+    """Parts found by the sentence they open with: a new record that opens, word for word,
+    with a sentence one old rule printed and its counterpart no longer does was split from
+    it, however much it added (203.1c of 2007-05-01 opens with the sentence on lands that
+    203.1a dropped; 217.6b of 2003-07-01 with the one on the order of the stack that 217.6a
+    dropped). Returns them."""
+    old, new, pairs, raw = state.old, state.new, state.pairs, state.texts.raw
+    taken = {j for pieces in found.values() for j in pieces}
+    openings = {
+        j: first
+        for j in left_new
+        if j not in taken and (first := opening(raw[new[j].text_id])) is not None
+    }
+    added: set[int] = set()
+    if not openings:
+        return added
+    # Old rules whose counterpart was reworded, by their words (a cheap test first).
+    reworded = [
+        (i, set(state.words(old[i])))
+        for i in sources
+        if (kept := pairs.get(i)) is not None and old[i].text_id != new[kept].text_id
+    ]
+    for j, first in openings.items():
+        needed = set(word_ids(first))
+        holders = [
+            i
+            for i, words in reworded
+            if needed <= words
+            and first in sentences(raw[old[i].text_id])
+            and first not in sentences(raw[new[pairs[i]].text_id])
+        ]
+        if len(holders) == 1:
+            found.setdefault(holders[0], []).append(j)
             added.add(j)
     return added
 

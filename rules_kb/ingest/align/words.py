@@ -126,6 +126,23 @@ class Titles:
 _QUOTES = re.compile(r"[\"“”‘’']")
 
 
+#: A sentence of this many words or fewer ("(See rule 708.)") says nothing of identity.
+CARRIED_WORDS = 4
+_SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(“\"])")
+
+
+def sentences(text: str) -> tuple[str, ...]:
+    """A text's sentences, normalised, but those of CARRIED_WORDS words or fewer."""
+    parts = (normalise(part) for part in _SENTENCE.split(text))
+    return tuple(part for part in parts if len(part.split()) > CARRIED_WORDS)
+
+
+def opening(text: str) -> str | None:
+    """A text's first sentence, normalised; None if it has CARRIED_WORDS words or fewer."""
+    first = normalise(_SENTENCE.split(text, maxsplit=1)[0])
+    return first if len(first.split()) > CARRIED_WORDS else None
+
+
 def singular(words: Iterable[str]) -> list[str]:
     """Words with plurals folded, as names are compared ("Teams" is "Team")."""
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
