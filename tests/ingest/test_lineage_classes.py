@@ -635,15 +635,10 @@ def test_a_new_rule_opening_with_a_sentence_an_old_rule_dropped_was_split_from_i
     old: list[Row] = [
         ("301", "chapter", "3", "Costs"),
         ("301.1", "rule", "301", "Every piece has a cost printed in its corner."),
-        (
-            "301.1a",
-            "subrule",
-            "301.1",
-            "Boards normally have no cost. Tokens have no cost "
-            "unless the effect that makes them says so. A copy of a piece copies its cost.",
-        ),
+        ("301.1a", "subrule", "301.1", "Boards normally have no cost. Tokens have no cost "
+         "unless the effect that makes them says so. A copy of a piece copies its cost."),
         ("301.1b", "subrule", "301.1", "A cost of zero is a cost; no cost is not zero."),
-    ]
+    ]  # fmt: skip
     new: list[Row] = [
         ("301", "chapter", "3", "Costs"),
         ("301.1", "rule", "301", "Every piece has a cost printed in its corner."),
