@@ -396,8 +396,8 @@ def m022_renumbered_references(_db: Database, _progress: Progress) -> None:
 def m023_lost_openings(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m022), and now a new rule that opens
     with a sentence an old rule dropped was split from it: 203.1c of 2007-05-01, which
-    opens with the sentence on lands that 203.1a dropped, and 603.2b of 2009-07-11, with
-    the one 410.2 dropped on abilities that trigger "at the beginning of" a step."""
+    opens with the sentence on lands that 203.1a dropped, and 217.6b of 2003-07-01, with
+    the one on the order of the stack that 217.6a dropped."""
     _realign(db, progress)
 
 

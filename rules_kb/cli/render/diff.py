@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.cli.output import Screen
 from rules_kb.controls import visible
@@ -21,12 +21,7 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
     listed only when asked for."""
     out.add((f"Comprehensive Rules {result.old} → {result.new}", "bold"))
     out.add(_summary_line(result.summary()))
-    real = [
-        c for c in result.rules if c.type not in {"moved", "typography"} and not c.reference_only
-    ]
-    moved = [c for c in result.rules if c.type == "moved"]
-    references = [c for c in (*result.rules, *result.glossary) if c.reference_only]
-    typographic = [c for c in (*result.rules, *result.glossary) if c.type == "typography"]
+    real, moved, references, glossary, typographic = _sections(result)
     for change in real:
         _print_change(out, change)
     if moved:
@@ -37,7 +32,6 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
         out.blank()
         out.add((f"Only rule references renumbered ({len(references)})", "bold"))
         out.add(", ".join(_label(c) for c in references))
-    glossary = [c for c in result.glossary if c.type != "typography" and not c.reference_only]
     if glossary:
         out.blank()
         out.add((f"Glossary ({len(glossary)})", "bold"))
@@ -59,6 +53,36 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
         )
     if not real and not moved and not references and not glossary and not typographic:
         out.add("no changes")
+
+
+class _Sections(NamedTuple):
+    """A diff's changes as both renderings list them."""
+
+    real: list[Change]
+    """Rules reworded, added, removed, split or merged."""
+    moved: list[Change]
+    """Rules renumbered with their text unchanged."""
+    references: list[Change]
+    """Rules and glossary entries whose only change is a renumbered reference."""
+    glossary: list[Change]
+    """The glossary's other changes, typography apart."""
+    typographic: list[Change]
+    """Rules and glossary entries that differ in typography alone."""
+
+
+def _sections(result: EditionDiff) -> _Sections:
+    everything = (*result.rules, *result.glossary)
+    return _Sections(
+        real=[
+            c
+            for c in result.rules
+            if c.type not in {"moved", "typography"} and not c.reference_only
+        ],
+        moved=[c for c in result.rules if c.type == "moved"],
+        references=[c for c in everything if c.reference_only],
+        glossary=[c for c in result.glossary if c.type != "typography" and not c.reference_only],
+        typographic=[c for c in everything if c.type == "typography"],
+    )
 
 
 def _records_differ(count: int) -> str:
@@ -202,11 +226,7 @@ p.list { font: .9em system-ui, sans-serif; color: #444; }
 def render_html(result: EditionDiff, *, typography: bool = False) -> str:
     """The diff as one standalone HTML document (control characters shown as escapes)."""
     title = f"Comprehensive Rules {result.old} → {result.new}"
-    real = [
-        c for c in result.rules if c.type not in {"moved", "typography"} and not c.reference_only
-    ]
-    moved = [c for c in result.rules if c.type == "moved"]
-    references = [c for c in (*result.rules, *result.glossary) if c.reference_only]
+    real, moved, references, glossary, typographic = _sections(result)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -222,11 +242,9 @@ def render_html(result: EditionDiff, *, typography: bool = False) -> str:
     if references:
         parts.append(f"<h2>Only rule references renumbered ({len(references)})</h2>")
         parts += [_html_change(change) for change in references]
-    glossary = [c for c in result.glossary if c.type != "typography" and not c.reference_only]
     if glossary:
         parts.append(f"<h2>Glossary ({len(glossary)})</h2>")
         parts += [_html_change(change) for change in glossary]
-    typographic = [c for c in (*result.rules, *result.glossary) if c.type == "typography"]
     if typographic:
         parts.append(f"<h2>Typography only ({len(typographic)})</h2>")
         if typography:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Container, Mapping, Sequence
-from functools import cache
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left
@@ -19,9 +18,6 @@ from rules_kb.ingest.align.words import (
     is_stub,
     likeness,
     name_similarity,
-)
-from rules_kb.ingest.align.words import (
-    sentences as sentences_of,
 )
 
 if TYPE_CHECKING:
@@ -241,15 +237,11 @@ def _carried(
     plausible = similarity >= ACCEPT_FOLLOW
     plausible[[old[i].key not in numbers for i in group.old]] = False
 
-    @cache
-    def sentences(text_id: int) -> tuple[str, ...]:
-        return sentences_of(texts.raw[text_id])
-
     for row, col in np.argwhere(plausible).tolist():
-        mine = sentences(old[group.old[row]].text_id)
+        mine = texts.sentences(old[group.old[row]].text_id)
         if not mine:
             continue
-        theirs = sentences(new[group.new[col]].text_id)
+        theirs = texts.sentences(new[group.new[col]].text_id)
         words = sum(len(sentence.split()) for sentence in mine)
         kept = sum(
             len(sentence.split())

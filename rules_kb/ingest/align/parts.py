@@ -13,7 +13,6 @@ from rules_kb.ingest.align.words import (
     containment,
     first_words,
     opening,
-    sentences,
     share_within,
     word_ids,
 )
@@ -405,8 +404,8 @@ def _lost_openings(
             i
             for i, words in reworded
             if needed <= words
-            and first in sentences(raw[old[i].text_id])
-            and first not in sentences(raw[new[pairs[i]].text_id])
+            and first in state.texts.sentences(old[i].text_id)
+            and first not in state.texts.sentences(new[pairs[i]].text_id)
         ]
         if len(holders) == 1:
             found.setdefault(holders[0], []).append(j)

@@ -94,9 +94,17 @@ class Normalised(dict[int, str]):
     def __init__(self, raw: Mapping[int, str]) -> None:
         super().__init__()
         self.raw = raw
+        self._sentences: dict[int, tuple[str, ...]] = {}
 
     def __missing__(self, text_id: int) -> str:
         self[text_id] = found = normalise(self.raw[text_id])
+        return found
+
+    def sentences(self, text_id: int) -> tuple[str, ...]:
+        """The text's sentences, normalised (`sentences`), split once per text."""
+        found = self._sentences.get(text_id)
+        if found is None:
+            found = self._sentences[text_id] = sentences(self.raw[text_id])
         return found
 
     def content(self, text_id: int) -> str:
