@@ -393,15 +393,25 @@ def m022_renumbered_references(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m023_lost_openings(db: Database, progress: Progress) -> None:
+def m023_lost_openings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m022), and now a new rule that opens
     with a sentence an old rule dropped was split from it: 203.1c of 2007-05-01, which
     opens with the sentence on lands that 203.1a dropped, and 217.6b of 2003-07-01, with
-    the one on the order of the stack that 217.6a dropped."""
+    the one on the order of the stack that 217.6a dropped: the editions are aligned again
+    by m024."""
+
+
+@migration
+def m024_introductions(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m023), and now a new rule whose
+    subrules came of one old rule was split from it: 605.1 of 2009-07-11 introduces what
+    406.1 said and 605.1a-b now say, 115.3 what 408.1c said (115.3a-d), 306.5 the loyalty
+    rule 212.9d, 708.6 the split-card comparisons of 505.6, and 706.8 of 2010-10-01 the
+    copy exceptions of the old 706.8."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m024_...).
+# Further migrations go here, numbered in order (m025_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -182,6 +182,25 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
     assert kb.where(source, before, edition).now == source
 
 
+@pytest.mark.parametrize(
+    ("number", "edition", "source", "before", "line"),
+    [
+        ("605.1", "2009-07-11", "406.1", "2009-05-01", "605.1a"),
+        ("115.3", "2009-07-11", "408.1c", "2009-05-01", "115.3a"),
+    ],
+)
+def test_a_new_rule_over_the_parts_of_one_old_rule_is_split_from_it(
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str, line: str
+) -> None:
+    """605.1 of 2009-07-11 says first what 406.1 said and 605.1a-b now say; 115.3 the same
+    of 408.1c and 115.3a-d. History and where say it was split off, and the old rule's
+    line goes on in its subrule."""
+    assert kb.history(number, edition).split_from == Step(before, source)
+    found = kb.where(number, edition, before)
+    assert (found.status, found.now) == ("split", source)
+    assert kb.where(source, before, edition).now == line
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]

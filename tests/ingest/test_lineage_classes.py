@@ -826,3 +826,62 @@ def test_a_heading_goes_where_its_subrules_go() -> None:
     # both kinds of marker went into 214, which continues the heading of the same title
     assert mapping["215"] == "214" and keys(alignment, old, new, "merged") == {("214", "214")}
     assert not alignment.added and not alignment.removed
+
+
+QUICK_OLD: list[Row] = [
+    ("4", "section", None, "Moves"),
+    ("406", "chapter", "4", "Quick Abilities"),
+    ("406.1", "rule", "406", "A quick ability is either (a) an activated ability without a "
+     "target that could put points into a contestant's pool when it resolves or (b) a "
+     "triggered ability without a target that triggers from a quick ability and could put "
+     "more points into a contestant's pool. A quick ability can do other things at the "
+     "same time it puts points into a pool."),
+    ("406.2", "rule", "406", "A quick ability doesn't use the pile; it resolves at once, "
+     "and no contestant can answer it."),
+    ("6", "section", None, "Abilities"),
+    ("601", "chapter", "6", "Spoken Abilities"),
+    ("601.1", "rule", "601", "A spoken ability is said aloud by the contestant who owns it."),
+]  # fmt: skip
+QUICK_NEW: list[Row] = [
+    ("4", "section", None, "Moves"),
+    ("6", "section", None, "Abilities"),
+    ("601", "chapter", "6", "Spoken Abilities"),
+    ("601.1", "rule", "601", "A spoken ability is said aloud by the contestant who owns it."),
+    ("605", "chapter", "6", "Quick Abilities"),
+    ("605.1", "rule", "605", "Some activated abilities and some triggered abilities are "
+     "quick abilities, which follow special rules. Only abilities meeting one of the two "
+     "sets of criteria below are quick abilities, whatever other things they do."),
+    ("605.1a", "subrule", "605.1", "An activated ability without a target that could put "
+     "points into a contestant's pool when it resolves is a quick ability."),
+    ("605.1b", "subrule", "605.1", "A triggered ability without a target that triggers "
+     "from a quick ability and could put more points into a contestant's pool is a quick "
+     "ability."),
+    ("605.2", "rule", "605", "A quick ability doesn't use the pile; it resolves at once, "
+     "and no contestant can answer it."),
+]  # fmt: skip
+
+
+def test_a_new_rule_over_the_parts_of_one_old_rule_was_split_from_it() -> None:
+    """Like 605.1 of 2009-07-11 over 605.1a-b, the two halves of 406.1: a new rule whose
+    subrules came of one old rule introduces it. The line stays where it went."""
+    alignment, mapping = aligned(QUICK_OLD, QUICK_NEW)
+    halves = {"605.1a", "605.1b"}
+    assert mapping["406.1"] in halves
+    (other,) = halves - {mapping["406.1"]}
+    assert keys(alignment, QUICK_OLD, QUICK_NEW, "split") == {
+        ("406.1", other),
+        ("406.1", "605.1"),
+    }
+    assert "605.1" not in {QUICK_NEW[j][0] for j in alignment.added}
+
+
+def test_a_new_rule_over_parts_of_two_old_rules_or_a_title_was_split_from_neither() -> None:
+    # Its subrules came of two old rules: it introduces neither.
+    two = [*QUICK_NEW[:8], ("605.1c", "subrule", "605.1", QUICK_OLD[3][3]), QUICK_NEW[8]]
+    two[-1] = ("605.2", "rule", "605", "A quick ability resolves at once.")
+    alignment, _ = aligned(QUICK_OLD, two)
+    assert ("406.1", "605.1") not in keys(alignment, QUICK_OLD, two, "split")
+    # A title over them names what follows; it was not split from anything.
+    titled = [*QUICK_NEW[:5], ("605.1", "rule", "605", "Quick Ability Criteria"), *QUICK_NEW[6:]]
+    alignment, _ = aligned(QUICK_OLD, titled)
+    assert ("406.1", "605.1") not in keys(alignment, QUICK_OLD, titled, "split")

@@ -33,7 +33,11 @@ Passes, cheapest first; each works on what the previous ones left:
    continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3);
 7. headings followed: a rule left over whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
-   that rule continues another, merged into it.
+   that rule continues another, merged into it;
+8. introductions: a new rule left over whose subrules came of one old rule (two at
+   least, none of another) was split from it: it says first what that rule went on to
+   say in them (605.1 of 2009-07-11 over 605.1a-b, the halves of 406.1), while the old
+   rule's line stays where it went.
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -41,7 +45,7 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(passes 6 and 7) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
+(passes 6 to 8) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
 stub, entries merged or split by name). `align` below
 runs them in order.
 """
@@ -60,7 +64,7 @@ from rules_kb.ingest.align.pairs import (
     same_key,
     unique_wording,
 )
-from rules_kb.ingest.align.parts import followed_headings, splits_and_merges
+from rules_kb.ingest.align.parts import followed_headings, introductions, splits_and_merges
 from rules_kb.ingest.align.words import (
     RULE_REFERENCE,
     SHORT,
@@ -115,6 +119,7 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)
     followed_headings(old, new, pairs, split, merged)
+    introductions(old, new, pairs, split, texts, titles)
     return _result(len(old), len(new), pairs, split, merged)
 
 

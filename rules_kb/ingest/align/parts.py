@@ -1,5 +1,6 @@
-"""Pass 6: splits and merges among the rules left over, and pass 7: the rules left over
-that their subrules lead to; see `rules_kb.ingest.align`."""
+"""Pass 6: splits and merges among the rules left over, pass 7: the rules left over that
+their subrules lead to, and pass 8: new rules that introduce an old rule's parts; see
+`rules_kb.ingest.align`."""
 
 from __future__ import annotations
 
@@ -609,3 +610,51 @@ def _followed_home(
         return None
     first = min(pairs[child] for child in gone)
     return next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
+
+
+INTRODUCED_PARTS = 2
+"""How many of a new rule's subrules must have come of one old rule (its counterpart or
+parts split from it), and none of another, for the new rule to introduce that rule."""
+INTRODUCES = 0.25
+"""The share of such a new rule's words that the old rule must hold: its subrules are
+the evidence, and an introduction is written anew ("Which player has priority is
+determined by the following rules:" has 4 of its 10 words in 408.1c), but one that says
+nothing the old rule said was only put there."""
+
+
+def introductions(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    split: dict[int, int],
+    texts: Normalised,
+    titles: Container[int],
+) -> None:
+    """Pass 8: a new rule left over, not a title, whose subrules that came of an old rule
+    (at least INTRODUCED_PARTS) all came of one, and INTRODUCES of whose words that rule
+    holds, was split from it: it says first what the old rule went on to say in its
+    subrules. 605.1 of 2009-07-11 ("Some activated abilities and some triggered abilities
+    are mana abilities...") was split from 406.1, which went on as 605.1a and 605.1b; 115.3
+    ("Which player has priority is determined by the following rules:") from 408.1c, now
+    115.3a to 115.3d. The old rule's line stays where it went. Added to `split`."""
+    came_of = {j: i for i, j in pairs.items()} | split
+    first_of: dict[str, int] = {}
+    for j, item in enumerate(new):
+        first_of.setdefault(item.key, j)
+    origins: dict[int, list[int]] = {}
+    for j, item in enumerate(new):
+        if j in came_of and item.parent is not None and item.parent in first_of:
+            origins.setdefault(first_of[item.parent], []).append(came_of[j])
+    for j, sources in origins.items():
+        item = new[j]
+        if j in came_of or item.kind not in LEVELS[1] or item.text_id in titles:
+            continue
+        if len(sources) < INTRODUCED_PARTS or len(set(sources)) != 1:
+            continue
+        i = sources[0]
+        # (an old rule printed again as it was, its text not read, lost nothing to it)
+        if old[i].kind not in LEVELS[1] or old[i].text_id not in texts.raw:
+            continue
+        held = set(word_ids(texts[old[i].text_id]))
+        if share_within(word_ids(texts[item.text_id]), held) >= INTRODUCES:
+            split[j] = i
