@@ -402,16 +402,25 @@ def m023_lost_openings(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m024_introductions(db: Database, progress: Progress) -> None:
+def m024_introductions(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m023), and now a new rule whose
     subrules came of one old rule was split from it: 605.1 of 2009-07-11 introduces what
     406.1 said and 605.1a-b now say, 115.3 what 408.1c said (115.3a-d), 306.5 the loyalty
     rule 212.9d, 708.6 the split-card comparisons of 505.6, and 706.8 of 2010-10-01 the
-    copy exceptions of the old 706.8."""
+    copy exceptions of the old 706.8: the editions are aligned again by m025."""
+
+
+@migration
+def m025_carried_sentences(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m024), and now a rule left over on both
+    sides went on in the one new rule that carries a long sentence of it almost word for
+    word: 310.2c and 310.2d of 2009-05-01 are 510.1c and 510.1d, 405.1 is 604.1 (and the
+    heading 405 was merged into 604), 411.3 is 605.4a, 419.2 is 614.1, and 415.2b of
+    2003-03-15 is 415.7c."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m025_...).
+# Further migrations go here, numbered in order (m026_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

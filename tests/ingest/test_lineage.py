@@ -201,6 +201,21 @@ def test_a_new_rule_over_the_parts_of_one_old_rule_is_split_from_it(
     assert kb.where(source, before, edition).now == line
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("310.2c", "510.1c"), ("310.2d", "510.1d"), ("405.1", "604.1"), ("411.3", "605.4a")],
+)
+def test_a_rule_rewritten_around_a_sentence_it_carries_goes_on_in_it(
+    kb: rules_kb.KnowledgeBase, old: str, new: str
+) -> None:
+    """In Magic 2010, 310.2c ("If no creatures are currently blocking it ..., it will
+    assign no combat damage") went on as 510.1c, which carries that sentence and adds
+    the damage assignment order; the whole texts are too unlike to pair by likeness."""
+    found = kb.where(old, "2009-05-01", "2009-07-11")
+    assert (found.now, found.status, found.text_changed) == (new, "moved", True)
+    assert any(v.key == old for v in kb.history(new, "2009-07-11").versions)
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]

@@ -30,7 +30,10 @@ Passes, cheapest first; each works on what the previous ones left:
    old record dropped was split off it too, however much it added (203.1c of
    2007-05-01, from 203.1a). An old record left over whose words are almost all
    in one new record was merged into it. An old record left over with no part yet
-   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3);
+   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+   A rule still left over on both sides went on in the one new rule that carries a long
+   sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
+   "If no creatures are currently blocking it...");
 7. headings followed: a rule left over whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
    that rule continues another, merged into it;
@@ -57,6 +60,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from rules_kb.ingest.align.glossary import named_parts, named_stubs, obsolete_stubs
 from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
 from rules_kb.ingest.align.pairs import (
+    carried_sentences,
     fuzzy,
     identical,
     renamed_entries,
@@ -115,6 +119,7 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
         renamed_headings(old, new, pairs, left.update(pairs))
         fuzzy(old, new, pairs, left.update(pairs), texts, titles)
     split, merged = splits_and_merges(old, new, pairs, left.update(pairs), reworded, texts, titles)
+    carried_sentences(old, new, pairs, left, texts, split, merged)
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)

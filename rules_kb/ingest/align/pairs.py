@@ -1,5 +1,6 @@
 """Passes 1-5: records paired one to one, cheapest first (identical, typography, moved,
-renamed, fuzzy); see `rules_kb.ingest.align`."""
+renamed, fuzzy), and the rules still left over after splits and merges paired by a
+sentence one carries of the other; see `rules_kb.ingest.align`."""
 
 from __future__ import annotations
 
@@ -250,6 +251,62 @@ def _carried(
         )
         found[row, col] = kept / words
     return found
+
+
+#: Words a sentence needs for the new rule carrying it to be where its old rule went,
+#: when nothing else pairs them ("This action doesn't use the stack." says too little).
+CARRIED_ALONE_WORDS = 8
+
+
+def carried_sentences(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    left: Left,
+    texts: Normalised,
+    split: Container[int],
+    merged: Container[int],
+) -> None:
+    """Rules left over on both sides after splits and merges (new records `split` off
+    others and old ones `merged` into others are not): where an old rule has a sentence
+    (CARRIED_ALONE_WORDS words at least) that one new rule carries almost word for word
+    (CARRIED_RATIO), and that new rule carries a sentence of no other old rule, the old
+    rule went on in it, rewritten around that sentence though the whole texts are too
+    unlike to pair (310.2c of 2009-05-01 is 510.1c, "If no creatures are currently
+    blocking it..."; 405.1 is 604.1, "A static ability does something all the time")."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    group = left.update(pairs).of(old, new, LEVELS[1])
+    group = Left(
+        [i for i in group.old if i not in merged], [j for j in group.new if j not in split]
+    )
+    if not group.old or not group.new:
+        return
+
+    def long(items: Sequence[Item], indices: list[int]) -> tuple[list[str], list[int]]:
+        found: list[str] = []
+        owners: list[int] = []
+        for index in indices:
+            for sentence in texts.sentences(items[index].text_id):
+                if len(sentence.split()) >= CARRIED_ALONE_WORDS:
+                    found.append(sentence)
+                    owners.append(index)
+        return found, owners
+
+    mine, old_owners = long(old, group.old)
+    theirs, new_owners = long(new, group.new)
+    if not mine or not theirs:
+        return
+    ratios = process.cdist(mine, theirs, scorer=fuzz.ratio, score_cutoff=CARRIED_RATIO)
+    found: dict[int, set[int]] = {}
+    for row, col in np.argwhere(ratios >= CARRIED_RATIO).tolist():
+        found.setdefault(old_owners[row], set()).add(new_owners[col])
+    claimed = Counter(j for carriers in found.values() for j in carriers)
+    for i, carriers in found.items():
+        (j, *others) = carriers
+        if not others and claimed[j] == 1:
+            pairs[i] = j
 
 
 def _assign(
