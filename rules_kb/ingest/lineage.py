@@ -3,9 +3,9 @@
 Every edition is aligned with the one before it in date order (`rules_kb.ingest.align`), for
 its rules and for its glossary, and the pairs are stored with what happened to each:
 
-- ``same``: same number (or term), same text and examples;
+- ``same``: same number (or term), same text;
 - ``typography``: same number, wording equal once typography is folded;
-- ``changed``: same number, other wording (or other examples);
+- ``changed``: same number, other wording;
 - ``moved``: another number (a glossary entry: another heading), same wording;
 - ``moved_changed``: another number and other wording;
 - ``added`` / ``removed``: no counterpart on the other side;
@@ -16,6 +16,11 @@ its rules and for its glossary, and the pairs are stored with what happened to e
 
 A record has at most one row of the first kinds; a split or merged row comes on top of
 the main row of the record it names on the other side, and is stored after it.
+
+A status speaks of the record's own text: its examples illustrate it and are not the
+rule, so a rule whose only change is an example is ``same`` (or ``moved``), as `where`
+and `cite` say; `history` tells the examples apart (`same_examples`), and `diff` lists
+them.
 
 Almost every record of an edition is the same as its namesake in the edition before,
 so a pair is stored only when it is not: a record with no lineage row is the same as
@@ -92,10 +97,6 @@ class Records:
     the others are unique)."""
     keyed: tuple[tuple[str, int], ...] = ()
     """The (number, text id) pair of each item."""
-
-    def content(self, seq: int) -> tuple[int, ...]:
-        """The text id of a record followed by those of its examples."""
-        return (self.items[seq].text_id, *self.examples.get(seq, ()))
 
 
 def records(conn: sqlite3.Connection, edition_id: int, kind: Kind) -> Records:
@@ -250,13 +251,12 @@ def explicit_rows(
     `renumbered` maps the old edition's rule numbers to their counterparts' numbers."""
     repeated = old.repeated | new.repeated
     old_keyed, new_keyed = old.keyed, new.keyed
-    old_examples, new_examples = old.examples.get, new.examples.get
     for i, j in alignment.pairs:
         pair = old_keyed[i]
-        if pair == new_keyed[j] and pair not in repeated and old_examples(i) == new_examples(j):
+        if pair == new_keyed[j] and pair not in repeated:
             continue
         new_pair = new_keyed[j]
-        yield j, i, status(pair[0], old.content(i), new_pair[0], new.content(j), load, renumbered)
+        yield j, i, status(pair[0], pair[1], new_pair[0], new_pair[1], load, renumbered)
     for j in alignment.added:
         yield j, None, "added"
     for i in alignment.removed:
@@ -269,49 +269,42 @@ def explicit_rows(
 
 def status(
     old_key: str,
-    old_content: tuple[int, ...],
+    old_text: int,
     new_key: str,
-    new_content: tuple[int, ...],
+    new_text: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None = None,
 ) -> Status:
-    """What happened between two paired records, given their keys and content (text id,
-    then example text ids) and the renumbering of the rules between their editions
-    (old number -> new number). The rule numbers a text cites that follow that
-    renumbering are no change of wording: a glossary entry whose "See rule 702.79" now
-    reads "See rule 702.80" is the same, as `diff` counts it a renumbered reference."""
-    wording = _wording(old_content, new_content, load, renumbered or {})
+    """What happened between two paired records, given their keys and text ids and the
+    renumbering of the rules between their editions (old number -> new number). The rule
+    numbers a text cites that follow that renumbering are no change of wording: a
+    glossary entry whose "See rule 702.79" now reads "See rule 702.80" is the same, as
+    `diff` counts it a renumbered reference. A rule's examples are not its wording."""
+    wording = _wording(old_text, new_text, load, renumbered or {})
     if old_key == new_key:
         return wording
     if key(old_key) == key(new_key):  # a heading's quotes or italics
         return "typography" if wording == "same" else wording
-    if wording == "changed" and _renumbered_only(old_content, new_content, load, renumbered):
+    if wording == "changed" and _renumbered_only(old_text, new_text, load, renumbered):
         return "moved"
     return "moved" if wording != "changed" else "moved_changed"
 
 
 def _renumbered_only(
-    old_ids: tuple[int, ...],
-    new_ids: tuple[int, ...],
+    old_id: int,
+    new_id: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None,
 ) -> bool:
-    """Whether two contents of a record that moved differ only in where their closing
+    """Whether two texts of a record that moved differ only in where their closing
     cross-references point (a glossary entry renamed points at its rule under the new
     name) and in the rule numbers they cite, once renumbered (all of them masked when
     the renumbering is not known)."""
-    if len(old_ids) != len(new_ids):
-        return False
-    found = load([*old_ids, *new_ids])
+    found = load([old_id, new_id])
+    old, new = found[old_id], found[new_id]
     if renumbered is None:
-        return all(
-            _pointers_masked(found[a]) == _pointers_masked(found[b])
-            for a, b in zip(old_ids, new_ids, strict=True)
-        )
-    return all(
-        _closing_masked(renumber_references(found[a], renumbered)) == _closing_masked(found[b])
-        for a, b in zip(old_ids, new_ids, strict=True)
-    )
+        return _pointers_masked(old) == _pointers_masked(new)
+    return _closing_masked(renumber_references(old, renumbered)) == _closing_masked(new)
 
 
 #: One place a closing cross-reference points at, once folded (quotes read as NUL), its
@@ -338,29 +331,40 @@ def _closing_masked(text: str) -> str:
 
 
 def _wording(
-    old_ids: tuple[int, ...],
-    new_ids: tuple[int, ...],
+    old_id: int,
+    new_id: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str],
 ) -> Literal["same", "typography", "changed"]:
-    """Same, typography only, or changed: the text and the examples together, the rule
-    numbers they cite read through `renumbered`."""
-    if old_ids == new_ids:
+    """Same, typography only, or changed: the text, the rule numbers it cites read
+    through `renumbered`."""
+    if old_id == new_id:
         return "same"
-    if len(old_ids) != len(new_ids):
-        return "changed"
-    found = load([*old_ids, *new_ids])
-    pairs = list(zip(old_ids, new_ids, strict=True))
-    if all(key(found[a]) == key(found[b]) for a, b in pairs):
+    found = load([old_id, new_id])
+    old, new = found[old_id], found[new_id]
+    if key(old) == key(new):
         return "typography"
     if not renumbered:
         return "changed"
-    moved = [(renumber_references(found[a], renumbered), found[b]) for a, b in pairs]
-    if all(before == after for before, after in moved):
+    moved = renumber_references(old, renumbered)
+    if moved == new:
         return "same"
-    if all(key(before) == key(after) for before, after in moved):
+    if key(moved) == key(new):
         return "typography"
     return "changed"
+
+
+def same_examples(old: Sequence[str], new: Sequence[str]) -> bool:
+    """Whether two lists of a rule's examples say the same: typography and the rule
+    numbers they cite aside (those are renumbered with the rules)."""
+    return len(old) == len(new) and all(
+        _numbers_masked(a) == _numbers_masked(b) for a, b in zip(old, new, strict=True)
+    )
+
+
+def _numbers_masked(text: str) -> str:
+    """The text, typography folded, with the rule numbers it cites masked."""
+    return RULE_REFERENCE.sub("#", key(text))
 
 
 # reading ---------------------------------------------------------------------------

@@ -411,16 +411,25 @@ def m024_introductions(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m025_carried_sentences(db: Database, progress: Progress) -> None:
+def m025_carried_sentences(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m024), and now a rule left over on both
     sides went on in the one new rule that carries a long sentence of it almost word for
     word: 310.2c and 310.2d of 2009-05-01 are 510.1c and 510.1d, 405.1 is 604.1 (and the
     heading 405 was merged into 604), 411.3 is 605.4a, 419.2 is 614.1, and 415.2b of
-    2003-03-15 is 415.7c."""
+    2003-03-15 is 415.7c: the editions are aligned again by m026."""
+
+
+@migration
+def m026_examples_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m025), and now a status speaks of a
+    rule's own text, not its examples, as `where` and `cite` do: a rule whose only change
+    is an example is `same` (no row is stored) or `moved`, where it was `changed` or
+    `moved_changed` (201.2a of 2009-10-01 is 201.5 of 2010-02-01, renumbered; `history`
+    says "example changed")."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m026_...).
+# Further migrations go here, numbered in order (m027_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

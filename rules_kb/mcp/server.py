@@ -278,7 +278,8 @@ def history_text(history: Any) -> str:
         span = (
             version.first if version.first == version.last else f"{version.first} to {version.last}"
         )
-        lines.append(f"{span}: {version.key} {version.text}")
+        note = f" ({version.note})" if version.note else ""
+        lines.append(f"{span}: {version.key}{note} {version.text}")
     if history.split_from is not None:
         via = history.split_from
         lines.append(f"Split off {via.number} ({via.edition}) in {history.introduced_in}.")

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
-from rules_kb.ingest.lineage import Forest, Kind, Lines, Node, TextCache, forest
+from rules_kb.ingest.lineage import Forest, Kind, Lines, Node, TextCache, forest, same_examples
 from rules_kb.ingest.models import sort_key
 from rules_kb.read.query import Reader, find_term
 from rules_kb.records import Redirect, Step, Where
@@ -139,7 +139,7 @@ class Lineage:
         if example_ids is None:  # one line: what the stored lineage says of its ends
             split_from = split_from or self.lines.split_from(kind, line[0])
             merged_into = merged_into or self.lines.merged_into(kind, line[-1])
-        groups = _grouped(line)
+        groups = _grouped(line, examples, texts)
         versions = _versions(groups, examples, texts, date_of, split=split_from is not None)
         last_day = date_of[line[-1].edition_id]
         removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
@@ -505,16 +505,29 @@ def find_history(lineage: Lineage, query: str, edition: str, *, subrules: bool =
 _SAME_VERSION = frozenset({"same", "typography"})
 
 
-def _grouped(line: Sequence[Node]) -> list[list[Node]]:
-    """A line's records in runs that the stored lineage calls the same version: each run
-    is a version."""
+def _grouped(
+    line: Sequence[Node], examples: Mapping[Node, tuple[int, ...]], texts: Mapping[int, str]
+) -> list[list[Node]]:
+    """A line's records in runs that the stored lineage calls the same version and whose
+    examples say the same (`same_examples`): each run is a version."""
     groups: list[list[Node]] = []
+    before: tuple[int, ...] = ()
     for node in line:
-        if groups and node.status in _SAME_VERSION:
+        ids = examples.get(node, ())
+        if (
+            groups
+            and node.status in _SAME_VERSION
+            and (ids == before or _same_examples(before, ids, texts))
+        ):
             groups[-1].append(node)
         else:
             groups.append([node])
+        before = ids
     return groups
+
+
+def _same_examples(old: tuple[int, ...], new: tuple[int, ...], texts: Mapping[int, str]) -> bool:
+    return same_examples([texts[i] for i in old], [texts[i] for i in new])
 
 
 #: The lineage statuses of a step that changes wording.
@@ -522,6 +535,8 @@ _CHANGED = frozenset({"changed", "moved_changed"})
 
 #: The version status of a record that starts a new version, by its lineage status.
 _VERSION_STATUS: Mapping[str, VersionStatus] = {
+    "same": "same",
+    "typography": "same",
     "changed": "changed",
     "moved": "moved",
     "moved_changed": "moved_changed",
@@ -548,18 +563,31 @@ def _versions(
         text = texts[newest.text_id]
         status: VersionStatus = "split" if split else "added"
         words = None
+        shown = tuple(texts[i] for i in examples.get(newest, ()))
+        examples_changed, example_words = False, None
         if previous is not None:
             status = _VERSION_STATUS.get(group[0].status, "changed")
             words = word_diff(previous.text, text)
+            examples_changed = not same_examples(previous.examples, shown)
+            if examples_changed:
+                before = previous.examples
+                example_words = tuple(
+                    word_diff(
+                        before[k] if k < len(before) else "", shown[k] if k < len(shown) else ""
+                    )
+                    for k in range(max(len(before), len(shown)))
+                )
         version = Version(
             first=date_of[group[0].edition_id],
             last=date_of[newest.edition_id],
             key=newest.key,
             text=text,
-            examples=tuple(texts[i] for i in examples.get(newest, ())),
+            examples=shown,
             status=status,
             words=words,
             forms=_forms(group, texts, date_of),
+            examples_changed=examples_changed,
+            example_words=example_words,
         )
         versions.append(version)
         previous = version

@@ -44,11 +44,20 @@ class Change:
 
     @property
     def real(self) -> bool:
-        """Whether the record changed as its lineage says: not in typography alone, nor
-        in the rule numbers it cites alone while it kept its number (a move is real)."""
+        """Whether the record changed: not in typography alone, nor in the rule numbers
+        it cites alone while it kept its number (a move is real, and so is a changed
+        example, though the lineage calls the rule itself the same)."""
         if self.type == "typography":
             return False
         return not (self.reference_only and self.old_key == self.new_key)
+
+    @property
+    def example_only(self) -> bool:
+        """Whether only its examples changed, its own text the same but for typography:
+        the stored lineage calls the rule the same (or moved), and `history` says
+        "example changed"."""
+        changed = self.type == "changed" and not self.reference_only
+        return changed and bool(self.examples) and all(op == "=" for op, _ in self.words)
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of one change."""

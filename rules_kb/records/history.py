@@ -12,7 +12,17 @@ from rules_kb.records.shape import Record
 WordOp = tuple[str, str]
 
 
-VersionStatus = Literal["added", "changed", "moved", "moved_changed", "split"]
+VersionStatus = Literal["added", "changed", "moved", "moved_changed", "same", "split"]
+
+#: How each status reads in words, before "example changed" (`Version.note`).
+_NOTES: Mapping[str, str] = {
+    "added": "",
+    "split": "split off",
+    "changed": "changed",
+    "moved": "renumbered",
+    "moved_changed": "renumbered, changed",
+    "same": "",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +56,30 @@ class Version:
     examples: tuple[str, ...]
     """Its examples then."""
     status: VersionStatus
-    """How it came from the previous version: added or split (the first: split off
-    another record, `History.split_from`), changed, moved, or both."""
+    """How its number and text came from the previous version: added or split (the
+    first: split off another record, `History.split_from`), changed, moved, or both; or
+    the same, when only its examples changed."""
     words: tuple[WordOp, ...] | None
     """The word diff of the text against the previous, older version; None for the first."""
     forms: tuple[Form, ...]
     """Every form the span printed, newest first (one when it never varied)."""
+    examples_changed: bool = False
+    """Whether its examples say otherwise than the previous version's (typography and
+    renumbered citations aside). Examples illustrate a rule and are not its wording, so
+    this is apart from `status`."""
+    example_words: tuple[tuple[WordOp, ...], ...] | None = None
+    """With `examples_changed`: the word diff of each example against the previous
+    version's example in its place (against nothing for an example new there; an
+    example gone is all deletion)."""
+
+    @property
+    def note(self) -> str:
+        """What happened since the previous version, as `history` and the site say it:
+        "renumbered, changed", "example changed", "" for the first version added."""
+        said = _NOTES[self.status]
+        if self.examples_changed:
+            return f"{said}, example changed" if said else "example changed"
+        return said
 
     def as_json(self, *, glossary: bool) -> dict[str, Any]:
         """The SPEC shape of one version."""
@@ -66,6 +94,11 @@ class Version:
         }
         if not glossary:
             document["examples"] = list(self.examples)
+            document["examples_changed"] = self.examples_changed
+            if self.example_words is not None:
+                document["example_words"] = [
+                    [list(op) for op in words] for words in self.example_words
+                ]
         if len(self.forms) > 1:
             document["forms"] = [form.as_json() for form in self.forms]
         return document

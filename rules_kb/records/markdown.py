@@ -106,7 +106,8 @@ def history_blocks(history: History) -> list[str]:
         span = (
             version.first if version.first == version.last else f"{version.first} – {version.last}"
         )
-        blocks.append(f"- {span}: **{escape(version.key)}** {_inline(version.text)}")
+        note = f" ({version.note})" if version.note else ""
+        blocks.append(f"- {span}: **{escape(version.key)}**{note} {_inline(version.text)}")
     for subrule in history.subrules:
         blocks.extend(history_blocks(subrule))
     return blocks

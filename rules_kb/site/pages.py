@@ -81,11 +81,16 @@ class VersionView:
     key: Item
     """The number it had then (linked when that number's page is about this rule)."""
     status: str
-    """added, changed, moved or moved_changed."""
+    """added, split, changed, moved, moved_changed or same (only its examples changed)."""
+    note: str
+    """What happened since the older version, as `history` says it ("Renumbered,
+    changed", "Example changed", "Added")."""
     body: Markup
     """The word diff against the older version (the text, for the first version)."""
     examples: tuple[Markup, ...] = ()
-    """Its examples then."""
+    """Its examples then (their word diffs, where they changed)."""
+    examples_changed: bool = False
+    """Whether its examples say otherwise than the older version's."""
     until: str | None = None
     """The edition that replaced it (None: in force now)."""
     forms: int = 1
@@ -417,8 +422,12 @@ def version_view(site: Site, page: str, version: Version, number: str) -> Versio
         last=version.last,
         key=Item(version.key, site.rule_href(page, version.key) if old else None),
         status=version.status,
+        note=(version.note or version.status).capitalize(),
         body=body,
-        examples=tuple(plain(example) for example in version.examples),
+        examples=tuple(plain(example) for example in version.examples)
+        if version.example_words is None
+        else tuple(words(ops) for ops in version.example_words),
+        examples_changed=version.examples_changed,
         forms=len(version.forms),
         until=InForce.of(version.last, site.dates).until,
     )

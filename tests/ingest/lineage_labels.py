@@ -72,7 +72,6 @@ def said(
     old: tuple[Item, ...],
     new: tuple[Item, ...],
     alignment: Alignment,
-    content: Callable[[str, int], tuple[int, ...]],
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None = None,
 ) -> Said | None:
@@ -87,8 +86,9 @@ def said(
         pairs = dict(alignment.pairs)
         if index in pairs:
             j = pairs[index]
-            old_content, new_content = content(step.old, index), content(step.new, j)
-            found = status(old[index].key, old_content, new[j].key, new_content, load, renumbered)
+            found = status(
+                old[index].key, old[index].text_id, new[j].key, new[j].text_id, load, renumbered
+            )
             return Said(new[j].key, found)
         merged = dict(alignment.merged)
         if index in merged:
@@ -97,8 +97,9 @@ def said(
     back = {j: i for i, j in alignment.pairs}
     if index in back:
         i = back[index]
-        old_content, new_content = content(step.old, i), content(step.new, index)
-        found = status(old[i].key, old_content, new[index].key, new_content, load, renumbered)
+        found = status(
+            old[i].key, old[i].text_id, new[index].key, new[index].text_id, load, renumbered
+        )
         return Said(old[i].key, found)
     split = {j: i for i, j in alignment.split}
     if index in split:

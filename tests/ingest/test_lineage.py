@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import subprocess
@@ -266,6 +267,34 @@ def test_references_renumbered_are_no_change_to_any_command(
         assert change.new_key is not None
         version = next(v for v in kb.history(change.new_key, new).versions if v.first <= new)
         assert version.first <= old, change.new_key
+
+
+def test_an_example_changed_is_no_change_of_wording_to_any_command(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """A rule whose only change is an example (the mana pool left the examples in
+    2018-04-27; 201.2a of 2009-10-01 went on as 201.5 with "to" added to its example;
+    118.3c of 2024-11-08 lost its example) is the same rule, in every edition: `where`
+    finds its text unchanged, `history` says "example changed" with the examples' word
+    diffs, `diff` lists it as its example only."""
+    dates = [edition.edition for edition in kb.editions()]
+    found = []
+    for old, new in itertools.pairwise(sorted(dates)):
+        for change in kb.diff(old, new).rules:
+            if not change.example_only:
+                continue
+            assert change.old_key is not None and change.new_key is not None
+            found.append((old, change.old_key, change.new_key))
+            where = kb.where(change.old_key, old, new)
+            moved = change.old_key != change.new_key
+            assert (where.status, where.text_changed) == ("moved" if moved else "same", False)
+            version = next(v for v in kb.history(change.new_key, new).versions if v.first <= new)
+            assert version.first == new, change.new_key
+            assert version.status == ("moved" if moved else "same"), change.new_key
+            assert version.note.endswith("example changed") and version.example_words
+            assert any(op != "=" for words in version.example_words for op, _ in words)
+    assert len(found) >= 300
+    assert {("2009-10-01", "201.2a", "201.5"), ("2024-09-20", "118.3c", "118.3c")} <= set(found)
 
 
 def test_history_as_of_an_edition_and_with_subrules(kb: rules_kb.KnowledgeBase) -> None:

@@ -45,18 +45,11 @@ def library(all_editions_db: Path) -> Iterator[Library]:
 
 def _answer(library: Library, step: Step) -> Said | None:
     glossary = step.kind == "glossary"
-
-    def content(edition: str, index: int) -> tuple[int, ...]:
-        items = library.items(edition, glossary=glossary)
-        examples = () if glossary else library.examples(edition).get(index, ())
-        return (items[index].text_id, *examples)
-
     return said(
         step,
         library.items(step.old, glossary=glossary),
         library.items(step.new, glossary=glossary),
         library.alignment(step.old, step.new, glossary=glossary),
-        content,
         lambda ids: library.texts(ids),
         library.alignment(step.old, step.new).key_map(
             library.items(step.old), library.items(step.new)

@@ -636,3 +636,62 @@ def test_content_hash_keeps_the_digest_of_stored_editions(shared_editions: Path)
             digest.update(json.dumps([entry.term, entry.text]).encode())
         digest.update(json.dumps([edition.intro, edition.credits, edition.index]).encode())
         assert store.content_hash(edition) == digest.hexdigest(), name
+
+
+def _with_example(edition: Edition, example: str, *, number: str = "100.1a") -> Edition:
+    """The edition with 100.1a's example (and, given `number`, its number) changed."""
+    rules = tuple(
+        replace(rule, number=number, examples=(example,)) if rule.number == "100.1a" else rule
+        for rule in edition.rules
+    )
+    return replace(edition, rules=rules)
+
+
+def test_a_rule_whose_only_change_is_an_example_is_the_same_rule(tmp_path: Path) -> None:
+    """A status speaks of a rule's own text: an example changed is said apart, and
+    every command says the same of the rule."""
+    import rules_kb
+
+    path = tmp_path / "rules.db"
+    db = store.open_db(path)
+    first = make_edition("2027-01-01")
+    do_ingest(db, first)
+    # Only the example changes.
+    do_ingest(
+        db, _with_example(make_edition("2027-02-02"), "Ana and Ben each start with ten pebbles.")
+    )
+    # Renumbered, and the example changes again.
+    do_ingest(
+        db,
+        _with_example(
+            make_edition("2027-03-03"),
+            "Ana and Ben each start with twelve pebbles.",
+            number="100.1b",
+        ),
+    )
+    db.close()
+    statuses = {
+        row[0]: row[1]
+        for row in sqlite3.connect(path).execute(
+            "SELECT e.date, l.status FROM lineage l JOIN editions e ON e.id = l.edition_id"
+            " WHERE l.kind = 'rule'"
+        )
+    }
+    # No row where the number and the text stayed; `moved` where only the number moved.
+    assert statuses == {"2027-03-03": "moved"}
+    kb = rules_kb.open(path)
+    history = kb.history("100.1b")
+    assert [(v.first, v.status, v.note) for v in history.versions] == [
+        ("2027-03-03", "moved", "renumbered, example changed"),
+        ("2027-02-02", "same", "example changed"),
+        ("2027-01-01", "added", ""),
+    ]
+    newest = history.versions[0]
+    assert newest.example_words == (
+        (("=", "Ana and Ben each start with "), ("-", "ten"), ("+", "twelve"), ("=", " pebbles.")),
+    )
+    assert newest.as_json(glossary=False)["examples_changed"] is True
+    where = kb.where("100.1a", "2027-01-01", "2027-03-03")
+    assert (where.status, where.now, where.text_changed) == ("moved", "100.1b", False)
+    change = next(c for c in kb.diff("2027-01-01", "2027-02-02").rules if c.new_key == "100.1a")
+    assert change.example_only and change.real

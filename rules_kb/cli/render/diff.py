@@ -115,7 +115,8 @@ def _label(change: Change) -> str:
 
 def _print_change(out: Screen, change: Change) -> None:
     out.blank()
-    out.add((change.type, change.type), " ", (_label(change), "bold"))
+    only = (" (example only)", "dim") if change.example_only else ""
+    out.add((change.type, change.type), " ", (_label(change), "bold"), only)
     out.words(change.words)
     for example in change.examples:
         out.words((("=", "Example: "), *example.words), indent=2, hang=2)
@@ -181,22 +182,19 @@ def history(out: Screen, found: History, *, typography: bool = False) -> None:
 
 def _version(out: Screen, version: Version, *, typography: bool) -> None:
     span = version.first if version.first == version.last else f"{version.first} … {version.last}"
-    status = {
-        "added": "",
-        "changed": "changed",
-        "moved": "renumbered",
-        "moved_changed": "renumbered, changed",
-        "split": "split off",
-    }
-    note = status[version.status]
+    note = version.note
     out.blank()
     out.add((span, "dim"), "  ", (version.key, "number"), (f"  {note}" if note else "", "dim"))
     if version.words is None:
         out.text(version.text, indent=2, hang=0)
     else:
         out.words(version.words, indent=2, hang=0)
-    for example in version.examples:
-        out.add(("Example: ", "italic"), example, indent=4, hang=2)
+    if version.example_words is None:
+        for example in version.examples:
+            out.add(("Example: ", "italic"), example, indent=4, hang=2)
+    else:
+        for words in version.example_words:
+            out.words((("=", "Example: "), *words), indent=4, hang=2)
     if typography and len(version.forms) > 1:
         for form in version.forms:
             when = form.first if form.first == form.last else f"{form.first} … {form.last}"
@@ -272,7 +270,8 @@ def _html_change(change: Change) -> str:
     body = _html_words(change.words)
     for example in change.examples:
         body += f'<div class="example">Example: {_html_words(example.words)}</div>'
-    head = f"{change.type} {_html(_label(change))}"
+    only = " (example only)" if change.example_only else ""
+    head = f"{change.type} {_html(_label(change))}{only}"
     return f'<div class="change {change.type}"><div class="head">{head}</div>{body}</div>'
 
 
