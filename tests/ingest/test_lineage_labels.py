@@ -65,9 +65,14 @@ def test_the_labelled_set_is_large_and_stratified() -> None:
     assert {step.status for step in found} >= {"split", "merged", "added", "removed", "moved"}
 
 
+#: Floors under the share of statuses right, labelled and blind, of today.
+STATUS_FLOORS = {"labelled": 0.97, "blind": 0.98}
+
+
 def test_stored_lineage_on_the_labelled_steps(library: Library) -> None:
     scores, wrong = score(steps(), lambda step: _answer(library, step))
     assert scores["all"].missing == 0
+    assert scores["all"].status_share >= STATUS_FLOORS["labelled"], wrong
     for stratum, (precision, recall) in FLOORS.items():
         found = scores[stratum]
         assert found.precision >= precision and found.recall >= recall, (stratum, wrong[:10])
@@ -86,6 +91,7 @@ def test_stored_lineage_on_the_blind_sample(library: Library) -> None:
     scores, wrong = score(steps(FOLDER / "blind"), lambda step: _answer(library, step))
     assert scores["all"].missing == 0
     assert scores["all"].steps == 350
+    assert scores["all"].status_share >= STATUS_FLOORS["blind"], wrong
     for stratum, (precision, recall) in BLIND_FLOORS.items():
         found = scores[stratum]
         assert found.precision >= precision and found.recall >= recall, (stratum, wrong[:10])
