@@ -91,6 +91,8 @@ class VersionView:
     """Its examples then (their word diffs, where they changed)."""
     examples_changed: bool = False
     """Whether its examples say otherwise than the older version's."""
+    example_texts: tuple[str, ...] = ()
+    """Its examples as plain text, for comparing any two versions in the page."""
     until: str | None = None
     """The edition that replaced it (None: in force now)."""
     forms: int = 1
@@ -428,6 +430,7 @@ def version_view(site: Site, page: str, version: Version, number: str) -> Versio
         if version.example_words is None
         else tuple(words(ops) for ops in version.example_words),
         examples_changed=version.examples_changed,
+        example_texts=version.examples,
         forms=len(version.forms),
         until=InForce.of(version.last, site.dates).until,
     )

@@ -639,7 +639,7 @@ def test_any_two_versions_compare_word_by_word(
         page.select_option("#cmp-old", str(old))
         page.select_option("#cmp-new", str(new))
         pieces = page.evaluate(
-            """() => Array.from(document.querySelectorAll('#compared p:last-child > *'))
+            """() => Array.from(document.querySelectorAll('#compared p.m + p > *'))
                 .map(e => [e.tagName, e.textContent])"""
         )
         # (the words both share are shown as the newer one prints them)
@@ -650,6 +650,27 @@ def test_any_two_versions_compare_word_by_word(
             if tag != "SPAN":
                 assert not TYPOGRAPHY_ONLY.fullmatch(piece), f"typography as a change: {piece!r}"
     _shot(page, "rule-613.1-compare-360-light")
+
+
+def test_the_examples_of_two_versions_compare_too(
+    built: dict[str, Any], kb: rules_kb.KnowledgeBase, page: Any
+) -> None:
+    """605.4a's example lost "to his or her mana pool" in 2018-04-27 while its text stayed:
+    the history says "Example changed", and comparing the two versions strikes the words
+    out of the example."""
+    versions = kb.history("605.4a").versions
+    assert versions[0].note == "example changed"
+    page.goto(url(built["out"], "rule/605.4a.html"))
+    assert page.locator(".hist > li.v").first.locator(".st").inner_text() == "Example changed"
+    page.select_option("#cmp-old", "1")
+    page.select_option("#cmp-new", "0")
+    assert page.locator("#compared p.m + p del, #compared p.m + p ins").count() == 0
+    pieces = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#compared p.ex > *'))
+            .map(e => [e.tagName, e.textContent])"""
+    )
+    assert "".join(t for tag, t in pieces if tag != "DEL") == versions[0].examples[0]
+    assert "to his or her mana pool" in "".join(t for tag, t in pieces if tag == "DEL")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -250,8 +250,23 @@
     head.className = "m";
     head.textContent = a.getAttribute("data-key") + " of " + spanOf(a) + " → " +
       b.getAttribute("data-key") + " of " + spanOf(b);
-    var body = document.createElement("p");
-    var was = textOf(a), now = textOf(b);
+    compared.appendChild(head);
+    compared.appendChild(wordDiff(document.createElement("p"), textOf(a), textOf(b)));
+    // The examples too, each against the one in its place (one gone is all deletion).
+    var wasEx = examplesOf(a), nowEx = examplesOf(b);
+    for (var k = 0; k < Math.max(wasEx.length, nowEx.length); k++) {
+      var example = document.createElement("p");
+      example.className = "ex";
+      example.appendChild(document.createTextNode("Example: "));
+      compared.appendChild(wordDiff(example, wasEx[k] || "", nowEx[k] || ""));
+    }
+    compared.hidden = false;
+  }
+  function examplesOf(li) {
+    return JSON.parse(li.getAttribute("data-examples") || "[]");
+  }
+  // The word diff of two texts, appended to `into`.
+  function wordDiff(into, was, now) {
     var parts = window.Diff.diffWordsWithSpace(fold(was), fold(now));
     // Shown in the rule's own typography: folding keeps every length, so each part is
     // cut from the text it came from (the old one for deletions, else the new one).
@@ -268,11 +283,9 @@
       var tag = part.added ? "ins" : part.removed ? "del" : "span";
       var piece = document.createElement(tag);
       piece.textContent = whole ? part.shown : part.value;
-      body.appendChild(piece);
+      into.appendChild(piece);
     });
-    compared.appendChild(head);
-    compared.appendChild(body);
-    compared.hidden = false;
+    return into;
   }
   if (older && newer && window.Diff && versions.length > 1) {
     versions.forEach(function (li, i) {
