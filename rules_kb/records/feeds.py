@@ -68,7 +68,8 @@ def _summary(changes: Sequence[Change], most: int = 60) -> str:
     for change in changes[:most]:
         old, new = change.old_key, change.new_key
         label = new if old in (None, new) else (old if new is None else f"{old} → {new}")
-        lines.append(f"{change.type} {label}")
+        only = " (example only)" if change.example_only else ""
+        lines.append(f"{change.type} {label}{only}")
     if len(changes) > most:
         lines.append(f"… and {len(changes) - most} more")
     return "\n".join(lines)

@@ -115,6 +115,8 @@ class ChangeView:
     """The word diff of each changed example."""
     reference_only: bool = False
     """Only the cited numbers changed, as the rules moved."""
+    example_only: bool = False
+    """Only its examples changed, its own text the same."""
 
 
 @dataclass(slots=True)
@@ -514,6 +516,7 @@ def change_view(site: Site, page: str, diff: EditionDiff, change: Change) -> Cha
         body=body,
         examples=tuple(words(example.words) for example in change.examples),
         reference_only=change.reference_only,
+        example_only=change.example_only,
     )
 
 

@@ -671,6 +671,9 @@ def test_the_examples_of_two_versions_compare_too(
     )
     assert "".join(t for tag, t in pieces if tag != "DEL") == versions[0].examples[0]
     assert "to his or her mana pool" in "".join(t for tag, t in pieces if tag == "DEL")
+    page.goto(url(built["out"], "diff/2018-01-19_2018-04-27.html"))
+    change = page.locator("li.c", has=page.locator("b", has_text="605.4a")).first
+    assert change.locator(".st").inner_text() == "Changed, example only"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
