@@ -322,7 +322,7 @@ _CLOSING_POINTER = re.compile(
 
 def _pointers_masked(text: str) -> str:
     """The text with its rule numbers and its closing cross-reference masked."""
-    return _CLOSING_POINTER.sub("See #", RULE_REFERENCE.sub("#", key(text)))
+    return _CLOSING_POINTER.sub("See #", _numbers_masked(text))
 
 
 def _closing_masked(text: str) -> str:
