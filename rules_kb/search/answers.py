@@ -374,8 +374,17 @@ def concepts(
             result.append(concept)
     covered = {at for item in recognised for at in range(item.start, item.end)}
     seen = {form for concept in result for form in concept.forms}
+    # a symbol is asked about where nothing else is ("{C}", "what does {E} mean?")
+    symbols_only = all(token[0] == "{" or token in QUESTION_WORDS for token in found)
     for at, token in enumerate(found):
         if at in covered or token in QUESTION_WORDS:
+            continue
+        if token[0] == "{" and not symbols_only:
+            continue  # a card's cost or ability quoted ("({T}: Add {G})"), rarely the subject
+        if "." in token and token in book.nodes:
+            # a rule number asked about ("what does 702.19b say?") names that rule (not a
+            # chapter's bare number, which may be an amount: "100 damage")
+            result.append(Concept(token, token, (), (token,), NAMED * weight([(token,)])))
             continue
         form = tuple(stems(token))
         if not form or form in seen or not all(frequency(part) for part in form):

@@ -92,7 +92,7 @@ from rules_kb.search.index import (
 from rules_kb.search.index import (
     stems as stems,
 )
-from rules_kb.search.questions import is_question, is_syntax, plain_text
+from rules_kb.search.questions import is_question, is_syntax, plain_text, tokens
 from rules_kb.search.ranking import ranked as rank_question
 from rules_kb.search.stamp import FORMAT_FILE as FORMAT_FILE
 from rules_kb.search.stamp import STAMP_FILE as STAMP_FILE
@@ -527,11 +527,14 @@ def read_query(text: str) -> tuple[str, bool]:
 
     A query written as syntax is kept as written; plain language loses the punctuation a
     parser would misread (`work?`, `(remark)`, `"dies"`, `1/1`), so it never fails or
-    matches nothing by accident."""
+    matches nothing by accident. A query of punctuation alone is BadSearchQuery."""
     cleaned = checked_query(text)
+    if not any(char.isalnum() for char in cleaned):
+        # "?", "...", "(?": punctuation alone is no wildcard and no search.
+        raise BadSearchQuery("nothing to search for: the query has no words or rule numbers")
     if is_syntax(cleaned):
         return cleaned, False
-    return plain_text(cleaned) or cleaned, is_question(cleaned)
+    return plain_text(cleaned) or " ".join(tokens(cleaned)), is_question(cleaned)
 
 
 def _nodes(query: Any) -> Iterator[Any]:

@@ -83,8 +83,10 @@ REBUILD_SHARE = 0.5
 ORPHAN_SECONDS = 3600.0
 
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)\b")
-#: Whoosh's RegexTokenizer default, which StemmingAnalyzer uses.
-TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+#: The tokenizer of StemmingAnalyzer as the schema sets it: whoosh's default (words, and
+#: numbers with their dots), and a mana or tap symbol read whole ("{T}", "{2}", "{W/U}"),
+#: which the default would cut to one letter and drop.
+TOKEN = re.compile(r"\{[^{}\s]{1,5}\}|\w+(?:\.?\w+)*")
 #: Only rule numbers reach the number field: "from" must not turn into number:from.
 _NUMBER_PATTERN = r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b"
 _NUMBER = re.compile(_NUMBER_PATTERN)
@@ -345,7 +347,10 @@ def field_types() -> dict[str, type]:
 
     def init(self: Any, field_boost: float = 1.0) -> None:
         fields.TEXT.__init__(
-            self, analyzer=analysis.StemmingAnalyzer(), phrase=True, field_boost=field_boost
+            self,
+            analyzer=analysis.StemmingAnalyzer(expression=TOKEN),
+            phrase=True,
+            field_boost=field_boost,
         )
         self.multitoken_query = "phrase"
 

@@ -223,21 +223,29 @@ _NAME_LINKS = frozenset({"of", "the"})
 
 def plain_text(text: str) -> str:
     """The query as plain words for the search parser: no punctuation it could read as
-    syntax (question marks, quotes, parentheses, slashes, braces), operators in lower case."""
-    return " ".join(token for token in tokens(text) if token[0] not in "{+-" and "/" not in token)
+    syntax (question marks, quotes, parentheses, slashes), operators in lower case; a mana
+    or tap symbol stays whole ("{T}", "{2}{U}"), as the index reads it."""
+    return " ".join(
+        token
+        for token in tokens(text)
+        if token[0] == "{" or (token[0] not in "+-" and "/" not in token)
+    )
 
 
 def is_question(text: str) -> bool:
     """Whether a plain query reads as a question rather than words to look up: it asks
     ("does deathtouch work with trample?", "trample?", a "?" ending a sentence in it), or
     it describes a situation in six words or more without ending as a sentence copied
-    from the rules would. Any other plain query is searched for first, and answered as a
-    question when no text has all of its words."""
+    from the rules would, or it is mana or tap symbols alone ("{C}"). Any other plain
+    query is searched for first, and answered as a question when no text has all of its
+    words."""
     found = tokens(text)
     if not found:
         return False
     if "?" in text.rstrip()[-1:] or "? " in text or found[0] in _ASKING:
         return True
+    if all(token[0] == "{" for token in found):
+        return True  # a symbol alone asks what it means ("{C}", "{W/U}")
     # a situation described in words ("cast Lightning Bolt on a creature with hexproof"),
     # not a sentence copied from the rules (which ends with a full stop or a colon)
     sentence_end = text.rstrip().endswith((".", ":", '"', ")"))

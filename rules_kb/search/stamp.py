@@ -16,8 +16,9 @@ from pathlib import Path
 STAMP_FILE = "stamp"
 FORMAT_FILE = "format"
 #: 2: no stored text, editions as masks, the filters file (rules-kb 0.2); 3: positions;
-#: 4: the schema's field types pickled under the index module's name (it moved into a folder).
-INDEX_FORMAT = "4"
+#: 4: the schema's field types pickled under the index module's name (it moved into a folder);
+#: 5: mana and tap symbols are terms ("{u}", "{w/u}").
+INDEX_FORMAT = "5"
 
 
 def index_dir(database: Path) -> Path:

@@ -7,15 +7,19 @@ The first tests need no corpus; the rest use the session database of every share
 from __future__ import annotations
 
 import json
+import random
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rules_kb.errors import BadSearchQuery
 from rules_kb.search import questions
-from rules_kb.search.engine import read_query
+from rules_kb.search.engine import read_query, refuse_early
 from tests.conftest import FIXTURES, ROOT, ok_cli
 
 QUESTIONS = FIXTURES / "questions.toml"
@@ -57,8 +61,43 @@ def test_plain_language_is_never_syntax(query: str, kept: list[str]) -> None:
     for token in kept:
         assert token in found, (query, found)
     plain, _question = read_query(query)
-    # nothing the query parser could read as a wildcard, group, phrase or field
-    assert not re.search(r'[?*~()"{}:]', plain), plain
+    # nothing the query parser could read as a wildcard, group, phrase or field (a symbol
+    # keeps its braces: they are no syntax to the parser)
+    assert not re.search(r'[?*~()":]', plain), plain
+
+
+# Words as people write them, with the punctuation a sentence puts around one word.
+_WORD = st.sampled_from(
+    ["does", "deathtouch", "work", "with", "trample", "can", "I", "respond", "it's", "opp's",
+     "don't", "1/1", "+1/+1", "-1/-1", "X/X", "{T}", "{2}{U}", "702.2c", "ETB", "and", "or",
+     "not", "near", "title", "rule", "a", "i", "x", "5"]
+)  # fmt: skip
+_AROUND = st.sampled_from(
+    [("", ""), ("", "?"), ("", "??"), ("", "?!"), ("", "!?"), ("", "."), ("", "..."),
+     ("", ","), ("", ":"), ("", ";"), ("(", ""), ("", ")"), ("", "?)"), ('"', '"'),
+     ('"', '"?'), ("\u201c", "\u201d"), ("\u2018", "\u2019"), ("", "\u2014"), ("", "\u2026")]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)  # (the first example builds the parser)
+@given(st.lists(st.tuples(_WORD, _AROUND), min_size=1, max_size=12))
+def test_a_sentence_of_words_and_punctuation_is_never_syntax(
+    words: list[tuple[str, tuple[str, str]]],
+) -> None:
+    query = " ".join(before + word + after for word, (before, after) in words)
+    assert not questions.is_syntax(query)
+    plain, _question = read_query(query)
+    # (braces may stay, around a symbol read whole: they are no syntax to the parser)
+    assert not re.search(r'[?*~()":]', plain), (query, plain)
+    refuse_early(query)  # parsed, and no wildcard or fuzziness bound is broken
+
+
+@pytest.mark.parametrize(
+    "query", ["?", "??", "?!", "...", "(?", ")?", '"?', "*", " - ", "\u201c?\u201d"]
+)
+def test_punctuation_alone_is_nothing_to_search_for(query: str) -> None:
+    with pytest.raises(BadSearchQuery, match="nothing to search for"):
+        read_query(query)
 
 
 @pytest.mark.parametrize(
@@ -238,6 +277,42 @@ def test_no_question_of_the_set_fails_or_comes_back_empty(kb: Any) -> None:
         shown = kb.show(case["q"])
         assert shown.type in {"answer", "search"}, case["q"]
         assert shown.value.answers if shown.type == "answer" else shown.value.hits, case["q"]
+
+
+def test_a_symbol_alone_finds_the_rule_that_defines_it(kb: Any) -> None:
+    """Every "The … symbol is {X}" of rule 107, searched for as the symbol alone or asked
+    about: the analyser once cut "{C}" to "c" and dropped it, so most found nothing."""
+
+    def walk(rule: Any) -> Any:
+        yield rule
+        for child in rule.children:
+            yield from walk(child)
+
+    defined = [
+        (rule.number, found.group(1))
+        for rule in walk(kb.rule("107", LATEST))
+        if (found := re.match(r"The [\w -]*symbol (?:is )?(\{[^{}\s]+\})", rule.text))
+    ]
+    assert len(defined) >= 8, defined  # {C}, {0}, {T}, {Q}, {PW}, {CHAOS}, {E}, {TK}, {P}
+    for number, symbol in defined:
+        for query in (symbol, f"what does {symbol} mean?"):
+            assert number in ranked(kb, query, LATEST, limit=5), (query, number)
+    # in a longer query a symbol is a word of the text ("{2}{U}" in a mana cost)
+    hits = kb.search("mana cost {2}{U}", LATEST).hits
+    assert hits and "{2}{U}" in hits[0].text
+
+
+def test_a_rule_number_in_a_question_names_that_rule(kb: Any) -> None:
+    """A number asked about comes first, however the question wraps it; it used to be one
+    more word, which the rules citing it matched and it did not."""
+    numbers = sorted(n for n in kb.reader.numbers(LATEST) if "." in n)
+    for number in random.Random(21).sample(numbers, 40):
+        for question in (f"{number}?", f"what does {number} say?", f"is ({number}) right?"):
+            first = ranked(kb, question, LATEST)[0]
+            # (a heading stands for its first subrule: "702.110" Exploit, 702.110a)
+            child = first.startswith(number) and first[len(number) :].isalpha()
+            assert first == number or child, (question, first)
+    assert ranked(kb, "according to 704.5a do I lose at 0 life?", LATEST)[0] == "704.5a"
 
 
 def test_a_rule_joining_two_concepts_beats_a_rule_about_one(kb: Any) -> None:
