@@ -227,12 +227,14 @@ def queries(conn: sqlite3.Connection, count: int = 200) -> list[tuple[str, str, 
     while len(made) < count:
         kind = kinds[len(made) % 4]
         day = rng.choice(days)
-        (text,) = conn.execute(
+        # (drawn by the seeded generator, not SQLite's random(): the same queries each run)
+        texts = conn.execute(
             "SELECT t.text FROM rules r JOIN texts t ON t.id = r.text_id"
             " JOIN editions e ON e.id = r.edition_id WHERE e.date = ? AND length(t.text) > 80"
-            " ORDER BY random() LIMIT 1",
+            " ORDER BY r.seq",
             [day],
-        ).fetchone()
+        ).fetchall()
+        (text,) = rng.choice(texts)
         query = _query_of(rng, kind, text)
         if query:
             made.append((kind, query, day))
