@@ -229,7 +229,7 @@ def read_book(
         # a broad subject, not the rules that answer: only its words count; unless the
         # chapter is small ("Cleanup Step": see 514, four rules), when it is the answer.
         specific = tuple(
-            number for number in cited if "." in number or _size(nodes, number) <= SMALL_CHAPTER
+            number for number in cited if "." in number or _small(nodes, number, SMALL_CHAPTER)
         )
         lexicon.add(names, Entry(tuple(n.lower() for n in names), term, (), specific))
     for title, number in titles:
@@ -267,12 +267,17 @@ def read_book(
     )
 
 
-def _size(nodes: dict[str, Node], number: str) -> int:
-    """How many rules a rule's subtree holds, itself included."""
-    node = nodes.get(number)
-    if node is None:
-        return 0
-    return 1 + sum(_size(nodes, child) for child in node.children)
+def _small(nodes: dict[str, Node], number: str, most: int) -> bool:
+    """Whether a rule's subtree, itself included, holds at most `most` rules (counted only
+    as far as that: a chapter of a hundred rules is not walked through)."""
+    queue = [number] if number in nodes else []
+    seen = 0
+    while queue:
+        seen += 1
+        if seen > most:
+            return False
+        queue.extend(nodes[queue.pop()].children)
+    return True
 
 
 #: Words of the titles of the sections of settings, as stems.

@@ -92,7 +92,13 @@ from rules_kb.search.index import (
 from rules_kb.search.index import (
     stems as stems,
 )
-from rules_kb.search.questions import is_question, is_syntax, plain_text, tokens
+from rules_kb.search.questions import (
+    is_question,
+    is_syntax,
+    may_be_copied,
+    plain_text,
+    tokens,
+)
 from rules_kb.search.ranking import ranked as rank_question
 from rules_kb.search.stamp import FORMAT_FILE as FORMAT_FILE
 from rules_kb.search.stamp import STAMP_FILE as STAMP_FILE
@@ -129,6 +135,9 @@ MAX_ENGINES = 4
 #: lists it keeps.
 MAX_BOOKS = 8
 MAX_POSTED = 4096
+#: Texts whose stems and word pairs an engine keeps for questions, across editions (a text
+#: id is the same text in every edition that prints it): about every text of the index.
+MAX_ANALYSED = 30_000
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
 _SYNTAX = re.compile(r"[*?~]")
@@ -179,6 +188,8 @@ class Engine:
         self._lexicons: dict[str, list[str]] = {}
         self._books: dict[str, Any] = {}
         self._posted: dict[tuple[Filters, str], list[int]] = {}
+        self._analysed: dict[int, list[str]] = {}
+        self._paired: dict[int, frozenset[tuple[str, str]]] = {}
 
     def close(self) -> None:
         """Release the index files."""
@@ -201,7 +212,10 @@ class Engine:
         transaction (or one begun here)."""
         cleaned, question = read_query(text)
         if question and filters.edition:
-            return self.ask(conn, text, filters, limit=limit)
+            copied = (
+                self._copied(conn, text, cleaned, filters, limit) if may_be_copied(text) else None
+            )
+            return copied or self.ask(conn, text, filters, limit=limit)
         _check_nesting(cleaned)
         with self.lock, reading(conn):
             base = self.base(filters)
@@ -231,6 +245,25 @@ class Engine:
             # Nothing has every word ("deathtouch trample"): answer it as a question.
             return self.ask(conn, text, filters, limit=limit)
         return Results(text, filters, 0, (), None)
+
+    def _copied(
+        self, conn: sqlite3.Connection, text: str, cleaned: str, filters: Filters, limit: int
+    ) -> Results | None:
+        """The texts that hold a described situation word for word, or None: such a
+        "situation" is a passage copied from the rules (a fragment not ending as a sentence
+        does), and the texts it was copied from are what is looked for."""
+        words = stems(cleaned)
+        if not 2 <= len(words) <= MAX_PHRASE_WORDS:
+            return None
+        query = whoosh_module("query").Phrase("text", words)
+        with self.lock, reading(conn):
+            base = self.base(filters)
+            if base is not None and not base:
+                return None
+            found = self._collect(query, base, limit)
+            if not found.scored_length():
+                return None
+            return Results(text, filters, len(found), self._hits(conn, query, found), None, "all")
 
     def ask(
         self, conn: sqlite3.Connection, text: str, filters: Filters, *, limit: int = 10
@@ -295,6 +328,12 @@ class Engine:
                 found = answers.read_book(conn, int(row[0]), edition, stems)
                 answers.save_book(self.folder, found, key)
             found.analyse = stems
+            if len(self._analysed) + len(self._paired) >= 2 * MAX_ANALYSED:
+                self._analysed.clear()
+                self._paired.clear()
+            # every book reads its texts' stems and pairs through the engine's, so that a
+            # text analysed for one edition is not analysed again for the next
+            found.analysed, found.paired = self._analysed, self._paired
             self._books[edition] = found
         return found
 

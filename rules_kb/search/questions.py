@@ -22,7 +22,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 
 from rules_kb.resources import read_text
@@ -111,6 +111,13 @@ def tokens(text: str) -> list[str]:
     "it's a 1/1 with {T}?" -> ["it's", "a", "1/1", "with", "{t}"]."""
     found = [match.group().lower() for match in _matches(fold(text))]
     return [token[:-2] if token.endswith("'s") else token for token in found]
+
+
+@lru_cache(maxsize=20_000)
+def _phrase(written: str) -> tuple[str, ...]:
+    """The tokens of a lexicon's phrase, read once per process (every edition's glossary
+    names them again)."""
+    return tuple(tokens(written))
 
 
 def _matches(folded: str) -> list[re.Match[str]]:
@@ -232,6 +239,25 @@ def plain_text(text: str) -> str:
     )
 
 
+def asks(text: str) -> bool:
+    """Whether a plain query asks: a "?" ends it or one of its sentences, it opens with a
+    question word ("does", "can", "what"…), or it is mana or tap symbols alone ("{C}",
+    which asks what the symbol means). A described situation does not ask."""
+    found = tokens(text)
+    if not found:
+        return False
+    if "?" in text.rstrip()[-1:] or "? " in text or found[0] in _ASKING:
+        return True
+    return all(token[0] == "{" for token in found)
+
+
+def may_be_copied(text: str) -> bool:
+    """Whether a query read as a question may be a passage pasted from the rules instead
+    ("If a creature with deathtouch deals damage to"): it has no "?" and six different
+    words or more. The search looks for it word for word before answering it."""
+    return "?" not in text and len(set(tokens(text))) >= SITUATION_WORDS
+
+
 def is_question(text: str) -> bool:
     """Whether a plain query reads as a question rather than words to look up: it asks
     ("does deathtouch work with trample?", "trample?", a "?" ending a sentence in it), or
@@ -242,10 +268,8 @@ def is_question(text: str) -> bool:
     found = tokens(text)
     if not found:
         return False
-    if "?" in text.rstrip()[-1:] or "? " in text or found[0] in _ASKING:
+    if asks(text):
         return True
-    if all(token[0] == "{" for token in found):
-        return True  # a symbol alone asks what it means ("{C}", "{W/U}")
     # a situation described in words ("cast Lightning Bolt on a creature with hexproof"),
     # not a sentence copied from the rules (which ends with a full stop or a colon)
     sentence_end = text.rstrip().endswith((".", ":", '"', ")"))
@@ -329,7 +353,7 @@ class Lexicon:
     def add(self, words: Iterable[str], entry: Entry) -> None:
         """Recognise each of `words` (phrases of tokens) as `entry`."""
         for written in words:
-            found = tuple(tokens(written))
+            found = _phrase(written)
             if found:
                 self.phrases.setdefault(found[0], []).append((found, entry))
         self.singles = None

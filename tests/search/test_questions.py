@@ -315,6 +315,26 @@ def test_a_rule_number_in_a_question_names_that_rule(kb: Any) -> None:
     assert ranked(kb, "according to 704.5a do I lose at 0 life?", LATEST)[0] == "704.5a"
 
 
+def test_a_passage_copied_from_the_rules_finds_where_it_was_copied_from(kb: Any) -> None:
+    """Twelve words cut from a rule read like a situation told (six words or more, no full
+    stop) or a question ("If a…"); the text holding them word for word is what was looked
+    for."""
+    rng = random.Random(12)
+    numbers = sorted(kb.reader.numbers(LATEST))
+    tried = 0
+    while tried < 30:
+        rule = kb.rule(rng.choice(numbers), LATEST)
+        words = rule.text.split()
+        if len(words) < 16:
+            continue
+        start = rng.randrange(1, len(words) - 13)
+        passage = " ".join(words[start : start + 12]).rstrip(".:")
+        tried += 1  # (some open as a question does: "is referring only to…", "If a…")
+        found = kb.search(passage, LATEST)
+        assert found.match == "all", passage
+        assert rule.number in [hit.label for hit in found.hits], passage
+
+
 def test_a_rule_joining_two_concepts_beats_a_rule_about_one(kb: Any) -> None:
     assert ranked(kb, "does deathtouch work with trample?")[0] == "702.2c"
 

@@ -170,6 +170,20 @@ def test_a_question_reads_the_edition_book_saved_beside_the_index(tmp_path: Path
     assert answers.saved_book(folder, LATEST, key) is not None  # saved again
 
 
+def test_the_books_of_two_editions_share_what_their_texts_analyse_to(
+    index: Any, conn: sqlite3.Connection
+) -> None:
+    """A text id is one text in every edition that prints it: a question in one edition
+    must not analyse again the texts another edition's question analysed."""
+    index.search(conn, "does deathtouch work with trample?", core.Filters(edition=LATEST))
+    older = index.book(conn, "2025-11-14")
+    latest = index.book(conn, LATEST)
+    assert older.analysed is latest.analysed and older.paired is latest.paired
+    analysed = len(latest.analysed)
+    index.search(conn, "does deathtouch work with trample?", core.Filters(edition="2025-11-14"))
+    assert analysed > 0 and len(older.analysed) < 2 * analysed  # most texts are the same
+
+
 @pytest.mark.corpus
 def test_an_index_update_drops_the_books_made_before_it(tmp_path: Path) -> None:
     """A new edition added to the index in place (most documents keep their edition
