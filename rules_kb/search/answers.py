@@ -44,6 +44,7 @@ from rules_kb.search.questions import (
     capitalised,
     cited_cards,
     name_runs,
+    shown,
     tokens,
     vocabulary_digest,
     vocabulary_lexicon,
@@ -396,7 +397,7 @@ def concepts(
             continue  # (a word the rules never use, such as a card's name, counts for nothing)
         seen.add(form)
         named = CARD_NAME if at < len(marks) and marks[at] else 1.0
-        result.append(Concept(token, None, (form,), (), named * weight([form])))
+        result.append(Concept(shown(token), None, (form,), (), named * weight([form])))
     return result, recognised
 
 

@@ -113,6 +113,11 @@ def tokens(text: str) -> list[str]:
     return [token[:-2] if token.endswith("'s") else token for token in found]
 
 
+def shown(token: str) -> str:
+    """A token as an answer shows it matched: a symbol in capitals, as printed ("{C}")."""
+    return token.upper() if token[:1] == "{" else token
+
+
 @lru_cache(maxsize=20_000)
 def _phrase(written: str) -> tuple[str, ...]:
     """The tokens of a lexicon's phrase, read once per process (every edition's glossary
@@ -231,12 +236,20 @@ _NAME_LINKS = frozenset({"of", "the"})
 def plain_text(text: str) -> str:
     """The query as plain words for the search parser: no punctuation it could read as
     syntax (question marks, quotes, parentheses, slashes), operators in lower case; a mana
-    or tap symbol stays whole ("{T}", "{2}{U}"), as the index reads it."""
+    or tap symbol stays whole ("{T}", "{2}{U}"), as the index reads it; a rule number
+    without the word that names it ("rule 702.19b", "CR 702.19b": the number is sought)."""
+    found = tokens(text)
     return " ".join(
         token
-        for token in tokens(text)
+        for token, after in zip(found, [*found[1:], ""], strict=True)
         if token[0] == "{" or (token[0] not in "+-" and "/" not in token)
+        if not (token in _NUMBER_NAMES and _RULE_NUMBER.fullmatch(after))
     )
+
+
+#: Words that name the rule number after them ("rule 702.19b", "CR 702.19b").
+_NUMBER_NAMES = frozenset({"rule", "rules", "cr", "r"})
+_RULE_NUMBER = re.compile(r"\d{3}\.\d+[a-z]{0,2}")
 
 
 def asks(text: str) -> bool:
@@ -386,7 +399,8 @@ class Lexicon:
                 at += 1
                 continue
             length, entry = match
-            result.append(Recognised(" ".join(found[at : at + length]), entry, at, at + length))
+            words = " ".join(map(shown, found[at : at + length]))
+            result.append(Recognised(words, entry, at, at + length))
             at += length
         return result
 

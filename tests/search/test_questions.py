@@ -297,17 +297,20 @@ def test_a_symbol_alone_finds_the_rule_that_defines_it(kb: Any) -> None:
     for number, symbol in defined:
         for query in (symbol, f"what does {symbol} mean?"):
             assert number in ranked(kb, query, LATEST, limit=5), (query, number)
+    assert "{C}" in kb.search("{C}", LATEST).hits[0].matched  # shown as printed
     # in a longer query a symbol is a word of the text ("{2}{U}" in a mana cost)
     hits = kb.search("mana cost {2}{U}", LATEST).hits
     assert hits and "{2}{U}" in hits[0].text
 
 
 def test_a_rule_number_in_a_question_names_that_rule(kb: Any) -> None:
-    """A number asked about comes first, however the question wraps it; it used to be one
-    more word, which the rules citing it matched and it did not."""
+    """A number asked about comes first, however the question wraps it or a search names it
+    ("rule 702.19b"); it used to be one more word, which the rules citing it matched and
+    it did not."""
     numbers = sorted(n for n in kb.reader.numbers(LATEST) if "." in n)
     for number in random.Random(21).sample(numbers, 40):
-        for question in (f"{number}?", f"what does {number} say?", f"is ({number}) right?"):
+        asked = (f"{number}?", f"what does {number} say?", f"is ({number}) right?")
+        for question in (*asked, f"rule {number}", f"CR {number}"):
             first = ranked(kb, question, LATEST)[0]
             # (a heading stands for its first subrule: "702.110" Exploit, 702.110a)
             child = first.startswith(number) and first[len(number) :].isalpha()
