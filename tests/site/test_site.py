@@ -522,6 +522,11 @@ def test_search_as_you_type_forgives_typos(built: dict[str, Any], page: Any) -> 
     page.locator('#hits[data-query="702.19"] a').first.wait_for()
     labels = page.locator("#hits a b").all_inner_texts()
     assert labels[:3] == ["702.19", "702.19a", "702.19b"]
+    for written in ("rule 702.19?", "CR 702.19"):  # a number as people name or ask it
+        page.locator("#q").fill(written)
+        page.locator(f'#hits[data-query="{written}"] a').first.wait_for()
+        labels = page.locator("#hits a b").all_inner_texts()
+        assert labels[:3] == ["702.19", "702.19a", "702.19b"], (written, labels)
 
 
 def test_search_reads_a_question_as_words(built: dict[str, Any], page: Any) -> None:

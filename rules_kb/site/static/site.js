@@ -76,7 +76,8 @@
   }
   function search(query) {
     var hits = engine.search(words(query));
-    var number = query.trim().toLowerCase().replace(/^(rule|rules|section)\s+/, "").replace(/\.$/, "");
+    var number = query.trim().toLowerCase().replace(/^(rule|rules|section|cr)\s+/, "")
+      .replace(/[.?]+$/, "");
     if (NUMBER.test(number)) {
       // The number itself first, then its subrules in document order, then the rest.
       var rank = function (hit) {
