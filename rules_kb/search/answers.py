@@ -52,6 +52,8 @@ from rules_kb.search.questions import (
 from rules_kb.titles import TITLE_LENGTH, is_title
 
 _CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
+#: A range of subrules as a question writes it: "510.1c-d", "510.1c–e", "510.1c to e".
+_LETTER_RANGE = re.compile(r"\b(\d{3}\.\d+)([a-y])\s*(?:-|\u2013|\u2014|to)\s*([b-z])\b")
 #: Keyword abilities and actions, whose headings name a concept ("Deathtouch", "Scry").
 _KEYWORD_CHAPTERS = ("701.", "702.")
 
@@ -382,6 +384,15 @@ def concepts(
     seen = {form for concept in result for form in concept.forms}
     # a symbol is asked about where nothing else is ("{C}", "what does {E} mean?")
     symbols_only = all(token[0] == "{" or token in QUESTION_WORDS for token in found)
+    numbers = {token for token in found if "." in token and token in book.nodes}
+    for start in _LETTER_RANGE.finditer(text):
+        base, first, last = start.groups()
+        for letter in map(chr, range(ord(first) + 1, ord(last) + 1)):
+            number = base + letter
+            if number in book.nodes and number not in numbers:
+                # the numbers a range stands for between its ends ("510.1c-d": 510.1d)
+                numbers.add(number)
+                result.append(Concept(number, number, (), (number,), NAMED * weight([(number,)])))
     for at, token in enumerate(found):
         if at in covered or token in QUESTION_WORDS:
             continue

@@ -316,6 +316,14 @@ def test_a_rule_number_in_a_question_names_that_rule(kb: Any) -> None:
             child = first.startswith(number) and first[len(number) :].isalpha()
             assert first == number or child, (question, first)
     assert ranked(kb, "according to 704.5a do I lose at 0 life?", LATEST)[0] == "704.5a"
+    # a range names every subrule it spans
+    spans = [
+        ("is 510.1c-d right?", {"510.1c", "510.1d"}),
+        ("what do 702.19b\u2013d say?", {"702.19b", "702.19c", "702.19d"}),
+        ("is 510.1c to e right?", {"510.1c", "510.1d", "510.1e"}),
+    ]
+    for question, spanned in spans:
+        assert set(ranked(kb, question, LATEST)[: len(spanned)]) == spanned, question
 
 
 def test_a_passage_copied_from_the_rules_finds_where_it_was_copied_from(kb: Any) -> None:
