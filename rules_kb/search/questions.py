@@ -237,13 +237,12 @@ def plain_text(text: str) -> str:
     """The query as plain words for the search parser: no punctuation it could read as
     syntax (question marks, quotes, parentheses, slashes), operators in lower case; a mana
     or tap symbol stays whole ("{T}", "{2}{U}"), as the index reads it; a rule number
-    without the word that names it ("rule 702.19b", "CR 702.19b": the number is sought)."""
+    alone without the word that names it ("rule 702.19b", "CR 702.19b")."""
     found = tokens(text)
+    if len(found) == 2 and found[0] in _NUMBER_NAMES and _RULE_NUMBER.fullmatch(found[1]):
+        return found[1]  # (not "see rule 104.3h" inside a sentence: its words are sought)
     return " ".join(
-        token
-        for token, after in zip(found, [*found[1:], ""], strict=True)
-        if token[0] == "{" or (token[0] not in "+-" and "/" not in token)
-        if not (token in _NUMBER_NAMES and _RULE_NUMBER.fullmatch(after))
+        token for token in found if token[0] == "{" or (token[0] not in "+-" and "/" not in token)
     )
 
 
