@@ -398,7 +398,7 @@ def concepts(
             continue
         if token[0] == "{" and not symbols_only:
             continue  # a card's cost or ability quoted ("({T}: Add {G})"), rarely the subject
-        if "." in token and token in book.nodes:
+        if token in numbers:
             # a rule number asked about ("what does 702.19b say?") names that rule (not a
             # chapter's bare number, which may be an amount: "100 damage")
             result.append(Concept(token, token, (), (token,), NAMED * weight([(token,)])))

@@ -277,15 +277,12 @@ def is_question(text: str) -> bool:
     from the rules would, or it is mana or tap symbols alone ("{C}"). Any other plain
     query is searched for first, and answered as a question when no text has all of its
     words."""
-    found = tokens(text)
-    if not found:
-        return False
     if asks(text):
         return True
     # a situation described in words ("cast Lightning Bolt on a creature with hexproof"),
     # not a sentence copied from the rules (which ends with a full stop or a colon)
     sentence_end = text.rstrip().endswith((".", ":", '"', ")"))
-    return len(set(found)) >= SITUATION_WORDS and not sentence_end
+    return len(set(tokens(text))) >= SITUATION_WORDS and not sentence_end
 
 
 # the vocabulary -----------------------------------------------------------------------

@@ -282,15 +282,9 @@ def test_no_question_of_the_set_fails_or_comes_back_empty(kb: Any) -> None:
 def test_a_symbol_alone_finds_the_rule_that_defines_it(kb: Any) -> None:
     """Every "The … symbol is {X}" of rule 107, searched for as the symbol alone or asked
     about: the analyser once cut "{C}" to "c" and dropped it, so most found nothing."""
-
-    def walk(rule: Any) -> Any:
-        yield rule
-        for child in rule.children:
-            yield from walk(child)
-
     defined = [
         (rule.number, found.group(1))
-        for rule in walk(kb.rule("107", LATEST))
+        for rule in kb.rule("107", LATEST).walk()
         if (found := re.match(r"The [\w -]*symbol (?:is )?(\{[^{}\s]+\})", rule.text))
     ]
     assert len(defined) >= 8, defined  # {C}, {0}, {T}, {Q}, {PW}, {CHAOS}, {E}, {TK}, {P}
