@@ -376,6 +376,11 @@ def test_where_cli(all_editions_db: Path) -> None:
         ok_cli("where", "702.19", "--to", "2009-05-01", "--json", "--db", all_editions_db).stdout
     )
     assert document["to"]["number"] == "502.9"
+    # Looking back, a rule was what it was then; looking forward, it became what it is.
+    back = ok_cli("where", "702.19", "--to", "2009-05-01", "--db", all_editions_db).stdout
+    assert "702.19 (2026-08-07) was 502.9 in 2009-05-01" in back
+    on = ok_cli("where", "502.9", "-e", "2009-05-01", "--db", all_editions_db).stdout
+    assert "502.9 (2009-05-01) became 702.19 in 2026-08-07" in on
 
 
 # cite ---------------------------------------------------------------------------------

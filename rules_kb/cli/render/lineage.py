@@ -17,7 +17,10 @@ def where(out: Screen, found: Where) -> None:
             f" did not exist yet in {found.to_edition}: it appeared in {found.introduced_in}",
         )
     else:
-        verb = "is" if found.status in {"same", "changed"} else "became"
+        if found.to_edition < found.from_edition:  # looking back: what it was then
+            verb = "was"
+        else:
+            verb = "is" if found.status in {"same", "changed"} else "became"
         via = found.via
         if via is not None and (via.edition, via.number) == (found.to_edition, found.now):
             verb = "was merged into" if found.status == "merged" else "was split off"
