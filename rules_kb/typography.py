@@ -11,6 +11,10 @@ rule (`tests/test_typography.py` has one case per class):
 - trademark signs: ™ ® © and their spelled forms "(tm)", "(r)", "(c)";
 - the ellipsis character against three dots;
 - underscores used as italic markup ("_Magic_");
+- the "o" inside a symbol that the editions of 2003-07-01 to 2004-10-01 print ("{oT}",
+  "{o1}" are "{T}", "{1}");
+- angle brackets around a web address ("found at <www.wizards.com/wpn/Events/Rules.aspx>"),
+  which editions put on and took off, back and forth, from 2009 to 2014;
 - white space: runs of spaces, line breaks between paragraphs, no-break spaces.
 """
 
@@ -28,6 +32,13 @@ _MARKS = re.compile("[" + re.escape("'\"‘’‚‛“”„‟′″`´?\ufffd
 _TRADEMARK = re.compile(r"\((?:tm|TM|Tm|r|R|c|C)\)|[™®©]")
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
+#: A web address as the rules print one, without the punctuation closing its sentence.
+WEB_ADDRESS = (
+    r"(?:https?://|(?=[\w-]+\.[\w.-]*\b(?:com|org|net)\b))[\w-]+(?:\.[\w-]+)*"
+    r"(?:/(?:[^\s<>()]*[^\s<>().,;:!?\"'])?)*"
+)
+_WEB_ADDRESS = re.compile(r"<(" + WEB_ADDRESS + r")>", re.IGNORECASE)
+_OLD_SYMBOL = re.compile(r"\{o([0-9A-Z][^{}\s]{0,4})\}")
 _TRADEMARK_HINTS = ("(", "™", "®", "©")
 
 
@@ -62,6 +73,10 @@ def key(text: str) -> str:
         folded = _ITALIC.sub("", folded)
     if "--" in folded:
         folded = _DOUBLE_HYPHEN.sub("-", folded)
+    if "<" in folded:
+        folded = _WEB_ADDRESS.sub(r"\1", folded)
+    if "{o" in folded:
+        folded = _OLD_SYMBOL.sub(r"{\1}", folded)
     folded = " ".join(_MARKS.sub(_MARK, folded).split())
     # White space next to a quote or dash is typography too ("a -- b", "a—b").
     return folded.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from rules_kb.typography import key
+from rules_kb.typography import WEB_ADDRESS, key
 
 WordOp = tuple[str, str]
 
@@ -30,9 +30,18 @@ PARALLEL_CHARACTERS = 80_000
 """A batch of diffs over at least this many characters (old and new) is split over
 processes; below it, starting them costs more than they save."""
 
-#: A token: a word, one mark, or a typographic unit of several marks ("(tm)", "--",
-#: "...") that `typography.key` equates with one character ("™", "—", "…").
-_WORD = re.compile(r"(\s*)(\((?:tm|TM|Tm|r|R|c|C)\)|--+|\.\.\.|\w+|[^\w\s])")
+#: A token: a web address with or without the angle brackets some editions put around
+#: it, a symbol ("{T}", "{oT}", "{2/W}"), a word, one mark, or a typographic unit of
+#: several marks ("(tm)", "--", "...") that `typography.key` equates with one character
+#: ("™", "—", "…").
+_WORD = re.compile(
+    r"(\s*)(<"
+    + WEB_ADDRESS
+    + r">|"
+    + WEB_ADDRESS
+    + r"|\{[^{}\s]{1,6}\}|\((?:tm|TM|Tm|r|R|c|C)\)|--+|\.\.\.|\w+|[^\w\s])",
+    re.IGNORECASE,
+)
 _PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text
 _SYMBOLS = {-1: "-", 0: "=", 1: "+"}
 

@@ -23,6 +23,9 @@ from rules_kb.typography import key, same_wording
         ("Most _Magic_ tournaments", "Most Magic tournaments"),  # italic markup
         ("two  spaces\nand a break", "two spaces and a break"),  # white space
         ("no\u00a0break", "no break"),  # no-break space
+        ("(found at <www.example.com/Rules.aspx>)", "(found at www.example.com/Rules.aspx)"),
+        ("see <http://example.org/a?b=c>.", "see http://example.org/a?b=c."),  # web address
+        ("{oT}: Add {oG}{o2}.", "{T}: Add {G}{2}."),  # symbols of 2003-2004
     ],
 )
 def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
@@ -38,6 +41,9 @@ def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
         ("gets +1/+1", "gets -1/-1"),
         ("snake_case stays", "snakecase stays"),
         ("Flying", "flying"),
+        ("printed as <card number>", "printed as card number"),  # a placeholder, no address
+        ("{T}: Add {G}.", "{Q}: Add {G}."),
+        ("{oT}: Add {G}.", "{T}: Add {o}."),
     ],
 )
 def test_wording_changes_are_not_typography(old: str, new: str) -> None:

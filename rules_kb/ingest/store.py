@@ -420,16 +420,28 @@ def m025_carried_sentences(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m026_examples_apart(db: Database, progress: Progress) -> None:
+def m026_examples_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m025), and now a status speaks of a
     rule's own text, not its examples, as `where` and `cite` do: a rule whose only change
     is an example is `same` (no row is stored) or `moved`, where it was `changed` or
     `moved_changed` (201.2a of 2009-10-01 is 201.5 of 2010-02-01, renumbered; `history`
-    says "example changed")."""
+    says "example changed"): the editions are aligned again by m027."""
+
+
+@migration
+def m027_ranges_addresses_names(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m026), and now a range a rule cites
+    follows the renumbering at both ends (117.2's "601.2e-g" is "601.2f-h" in 2015-07-17,
+    the same wording), angle brackets around a web address are typography (100.6 of
+    2009-2014, "changed" each time they came and went), so is the "o" of "{oT}" in the
+    symbols of 2003-07-01 to 2004-10-01 (28 records "changed" in 2005-02-01 when it went),
+    and glossary names alike by their
+    letters but not their words are not one entry ("Floor Rules" of 2009-05-01 is not
+    "World Rule")."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m027_...).
+# Further migrations go here, numbered in order (m028_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -490,6 +490,57 @@ def test_a_rename_whose_stub_names_the_new_entry_continues_in_it() -> None:
     assert keys(alignment, old, new, "split") == {("Shelved", "Shelve, Shelved (Obsolete)")}
 
 
+def test_names_alike_only_by_letters_are_not_one_entry() -> None:
+    """ "Hall Codes" and "Wall Code" share letters and one word, not a meaning: the old
+    entry is gone and the new one is new, where names alike by their words still go on
+    ("Roll a Die" -> "Rolling a Die", "Bind On" -> "Binding", "Order" -> "Seating Order")
+    with definitions rewritten beyond telling."""
+    old: list[Row] = [
+        ("Hall Codes", "glossary", None, "The organiser's codes are posted at the venue."),
+        ("Roll a Die", "glossary", None, "Some pieces tell a contestant to roll dice."),
+        ("Bind On", "glossary", None, "One effect binds on another if it alters what it does."),
+        ("Order", "glossary", None, "Who sits where when a table is full."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("Wall Code", "glossary", None, "A periodic check that sends older walls to the bin."),
+        ("Rolling a Die", "glossary", None, "Choosing a result at random among six. See 705."),
+        ("Binding", "glossary", None, "A method used to sort effects of one tier. See 613."),
+        ("Seating Order", "glossary", None, "Seats are taken clockwise from the keeper."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert "Hall Codes" not in mapping
+    assert {old[i][0] for i in alignment.removed} == {"Hall Codes"}
+    assert {new[j][0] for j in alignment.added} == {"Wall Code"}
+    assert mapping["Roll a Die"] == "Rolling a Die"
+    assert mapping["Bind On"] == "Binding"
+    assert mapping["Order"] == "Seating Order"
+
+
+def test_a_term_renamed_and_defined_by_its_old_name_goes_on_in_the_new_entry() -> None:
+    """ "Board Action" became "Phase-Bound Action", defined as the board actions that
+    happen when a phase begins: the names share one word, the definitions few, and the
+    new one opens with the old name."""
+    old: list[Row] = [
+        (
+            "Board Action",
+            "glossary",
+            None,
+            "Some phases hold acts that skip the queue. These acts are board actions: "
+            "refreshing the pool, taking a token, and discarding down.",
+        ),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]
+    new: list[Row] = [
+        ("Phase-Bound Action", "glossary", None,
+         "Board actions that happen by themselves as a phase begins or ends. See 703."),
+        ("Keeper", "glossary", None, "The contestant who controls a board."),
+    ]  # fmt: skip
+    _, mapping = aligned(old, new)
+    assert mapping["Board Action"] == "Phase-Bound Action"
+
+
 def test_a_heading_kept_whole_is_the_same_entry_though_another_shares_a_name() -> None:
     """ "Move" is reworded, and "Move/Pass" shares its name: the heading kept whole still
     decides, and "Fancy-Move Sets" (a word of which is "Move") is not taken for it."""
@@ -674,6 +725,27 @@ def test_typography_is_never_a_change() -> None:
         ("-", "stays"),
         ("+", "moves"),
     )
+    # So is the "o" the editions of 2003-2004 print in symbols, and a symbol changed is
+    # one word changed.
+    assert word_diff("Pay {o1} and {oT} now.", "Pay {1} and {Q} now.") == (
+        ("=", "Pay {1} and "),
+        ("-", "{oT}"),
+        ("+", "{Q}"),
+        ("=", " now."),
+    )
+    # Angle brackets put around a web address, or taken off it, are typography too.
+    linked = {
+        1: "Rules are at <www.example.com/Rules.aspx>.",
+        2: "Rules are at www.example.com/Rules.aspx.",
+    }
+    assert status("100.6", 1, "100.6", 2, lambda ids: linked) == "typography"
+    assert word_diff(
+        "Most rules are at <www.example.com/a>.", "Some rules are at www.example.com/a."
+    ) == (
+        ("-", "Most"),
+        ("+", "Some"),
+        ("=", " rules are at www.example.com/a."),
+    )
 
 
 def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
@@ -701,6 +773,16 @@ def test_cross_references_that_follow_the_renumbering_are_no_change() -> None:
     assert said("Keeper", "Keeper", 3) == "changed"
     assert said("724.6", "725.6", 3) == "moved_changed"
     assert said("Keeper", "Keeper", 5) == "changed"
+    # A range cited follows the renumbering at both ends ("601.2e-g" is "601.2f-h" when a
+    # subrule was put in before 601.2e), written short or long as the edition does.
+    ranges = {
+        1: "Pay as in rules 601.2e–g and 702.19b-c.",
+        2: "Pay as in rules 601.2f–h and 702.20b-c.",
+        3: "Pay as in rules 601.2f–g and 702.20b-c.",  # the range's end not moved with it
+    }
+    shifted = {"601.2e": "601.2f", "601.2g": "601.2h", "702.19b": "702.20b", "702.19c": "702.20c"}
+    assert status("117.2", 1, "117.2", 2, lambda ids: ranges, shifted) == "same"
+    assert status("117.2", 1, "117.2", 3, lambda ids: ranges, shifted) == "changed"
     # An example whose citations follow the renumbering is no change either.
     assert same_examples(["Example: see 724.2."], ["Example: see 725.2."])
     assert same_examples(["A keeper's move."], ["A keeper’s move."])

@@ -15,6 +15,7 @@ from rules_kb.ingest.align.words import (
     KEY_TEXT,
     SHORT,
     Normalised,
+    defined_as,
     heading_names,
     is_stub,
     likeness,
@@ -191,6 +192,14 @@ def fuzzy(
             # A glossary entry is its heading as much as its definition.
             names = name_similarity(
                 [old[i].key for i in group.old], [new[j].key for j in group.new]
+            )
+            # A term renamed whose new entry is defined as what the old name said
+            # ("Game Action" -> "Turn-Based Action: Game actions that happen ...").
+            names = np.maximum(
+                names,
+                defined_as(
+                    [old[i].key for i in group.old], [texts[new[j].text_id] for j in group.new]
+                ),
             )
             # Names alike ("Source" is a word of two new headings) are told apart by content.
             similarity = np.maximum(similarity, NAME_WEIGHT * names) + NAME_TIE * similarity

@@ -24,12 +24,32 @@ if TYPE_CHECKING:
 
 SHORT = 30
 """Normalised texts shorter than this are headings or names: judged by edit ratio alone."""
-RULE_REFERENCE = re.compile(r"\b\d{3}(?:\.\d+[a-z]*)?\b")
+RULE_REFERENCE = re.compile(
+    r"\b(?P<number>\d{3}(?:\.\d+(?P<letters>[a-z]*))?)"
+    r"(?:(?P<dash>\s*[-\u2013\u2014]\s*)(?P<last>[a-z]{1,2})(?![\w-]))?\b"
+)
+"""A rule number cited, with the last letter of a range after it ("601.2e\u2013g")."""
 
 
 def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
-    """The text with every rule number it cites replaced by its counterpart's number."""
-    return RULE_REFERENCE.sub(lambda match: number_map.get(match.group(0), match.group(0)), text)
+    """The text with every rule number it cites replaced by its counterpart's number; a
+    range ("601.2e\u2013g") by its two ends' counterparts, written short when they stand
+    under one rule ("601.2f\u2013h")."""
+
+    def renumbered(match: re.Match[str]) -> str:
+        number = match.group("number")
+        first = number_map.get(number, number)
+        last_letters = match.group("last")
+        if last_letters is None or not match.group("letters"):
+            return first + match.group(0)[len(number) :]
+        stem = number[: len(number) - len(match.group("letters"))]
+        last = number_map.get(stem + last_letters, stem + last_letters)
+        first_stem = first.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if last.startswith(first_stem) and last[len(first_stem) :].isalpha():
+            last = last[len(first_stem) :]
+        return first + match.group("dash") + last
+
+    return RULE_REFERENCE.sub(renumbered, text)
 
 
 # The Magic 2010 renames, longest first; applied to both sides, they are idempotent
@@ -175,7 +195,10 @@ def heading_names(term: str, *, renamed: bool = True) -> frozenset[str]:
 
 def name_similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
     """How alike the headings of glossary entries are, 0..1: the best of the edit ratio
-    and the token-set ratio (which forgives a word added: "Teams" -> "Teams Variant")."""
+    and the token-set ratio (which forgives a word added: "Teams" -> "Teams Variant"),
+    but never more than the share of their words that are alike (`word_share`) where
+    that share is under `WORDS_ALIKE`: "Floor Rules" and "World Rule" have letters in
+    common, and only one word."""
     import numpy as np
     from rapidfuzz import fuzz, process
 
@@ -183,14 +206,79 @@ def name_similarity(old: list[str], new: list[str]) -> NDArray[np.float32]:
         return [" ".join(sorted(heading_names(term, renamed=renamed))) for term in terms]
 
     result: NDArray[np.float32] = np.zeros((len(old), len(new)), np.float32)
+    words: NDArray[np.float32] = np.zeros((len(old), len(new)), np.float32)
     # With the Magic 2010 renames and without ("End of Turn" was "End of Turn Step"
     # before it was "End Step").
     for renamed in (True, False):
         a, b = spelled(old, renamed), spelled(new, renamed)
         ratio = process.cdist(a, b, scorer=fuzz.ratio, dtype=np.float32, workers=-1)
         tokens = process.cdist(a, b, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=-1)
-        result = np.maximum(result, np.maximum(ratio, tokens) / np.float32(100.0))
+        alike = np.maximum(ratio, tokens) / np.float32(100.0)
+        result = np.maximum(result, alike)
+        # Only names alike enough to count are read word by word.
+        for row, col in np.argwhere(alike >= WORDS_READ).tolist():
+            words[row, col] = max(words[row, col], word_share(a[row], b[col]))
+    veto = (result >= WORDS_READ) & (words < WORDS_ALIKE)
+    result[veto] = np.minimum(result[veto], words[veto])
     return result
+
+
+def defined_as(old: list[str], new: list[str]) -> NDArray[np.float32]:
+    """1 where a new definition (normalised) opens with an old heading's name, plurals
+    folded ("Turn-Based Action: Game actions that happen automatically..." opens with
+    "Game Action"), else 0. Only names of two words or more count: "Could" opens no
+    definition that is about it."""
+    import numpy as np
+
+    found: NDArray[np.float32] = np.zeros((len(old), len(new)), np.float32)
+    openings = [" ".join(singular(text.split()[:6])) for text in new]
+    for row, term in enumerate(old):
+        for name in heading_names(term, renamed=False):
+            if " " not in name:
+                continue
+            for col, opening in enumerate(openings):
+                if opening == name or opening.startswith(name + " "):
+                    found[row, col] = 1.0
+    return found
+
+
+def _starts(word: str, other: str) -> bool:
+    return word.startswith(other) or other.startswith(word)
+
+
+WORDS_READ = 0.5
+"""Name likeness (0..1) from which the names are also compared word by word."""
+WORDS_ALIKE = 0.6
+"""Share of alike words under which names are no more alike than that share."""
+_NAME_FILLERS = frozenset({"a", "an", "the", "of", "on", "to", "from", "in", "and", "or"})
+
+
+def word_share(a: str, b: str) -> float:
+    """The share of the words of one name or the other (fillers aside), the higher, that
+    have an alike word in the other name: the same word, one the start of the other
+    ("Flip" and "Flipping", "Depend" and "Dependency"), or the same but for a letter or
+    two ("Landhome", "Islandhome")."""
+    from rapidfuzz import fuzz
+
+    mine = [word for word in a.split() if word not in _NAME_FILLERS]
+    theirs = [word for word in b.split() if word not in _NAME_FILLERS]
+    if not mine or not theirs:
+        return 0.0
+
+    def alike(word: str, others: list[str]) -> bool:
+        return any(
+            word == other
+            or (min(len(word), len(other)) >= 3 and _starts(word, other))
+            or fuzz.ratio(word, other) >= 80
+            for other in others
+        )
+
+    # The better side: a name with a word added ("Order", "Damage Assignment Order") has
+    # all its words in the other.
+    return max(
+        sum(alike(word, theirs) for word in mine) / len(mine),
+        sum(alike(word, mine) for word in theirs) / len(theirs),
+    )
 
 
 def likeness(old: list[str], new: list[str]) -> NDArray[np.float32]:
