@@ -37,6 +37,7 @@ from rules_kb.read.query import Reader  # noqa: E402
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
 BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
+SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
@@ -317,6 +318,8 @@ def main() -> None:
     print(labelled(options.db))
     print("\n#### Lineage on the blind sample (tests/fixtures/lineage/blind/)\n")
     print(labelled(options.db, BLIND))
+    print("\n#### Lineage on the second blind sample (tests/fixtures/lineage/blind2/)\n")
+    print(labelled(options.db, SECOND_BLIND))
     print("\n#### The historians' chains\n")
     print(chain_table(options.db))
     print("\n#### Alignment quality on the earlier hand-labelled pairs (precision / recall)\n")
