@@ -437,11 +437,22 @@ def m027_ranges_addresses_names(db: Database, progress: Progress) -> None:
     symbols of 2003-07-01 to 2004-10-01 (28 records "changed" in 2005-02-01 when it went),
     and glossary names alike by their
     letters but not their words are not one entry ("Floor Rules" of 2009-05-01 is not
-    "World Rule")."""
+    "World Rule"): the editions are aligned again by m028."""
+
+
+@migration
+def m028_priority_sentences(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m027), and now "play spells and
+    abilities" reads as Magic 2010's "cast spells and activate abilities" when texts are
+    compared, so the rules of 2009-07-11 that give the active player priority in a step
+    ("Third, the active player gets priority. Players may cast spells and activate
+    abilities.") were split from the step's rule that said it last (504.3 from 304.1,
+    and 503.2, 505.4, 507.3, 508.3, 509.5, 510.4, 511.2, 513.2 alike), where they were
+    new."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m028_...).
+# Further migrations go here, numbered in order (m029_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

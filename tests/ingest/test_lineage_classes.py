@@ -712,6 +712,48 @@ def test_a_new_rule_opening_with_a_sentence_an_old_rule_dropped_was_split_from_i
     assert ("301.1a", "301.1c") not in keys(alignment, twice, kept, "split")
 
 
+def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
+    """A step's rule ended "Then the active player gets priority and players may play
+    spells and abilities."; its sentences became numbered rules in the words of Magic
+    2010 ("Second, ... Players may cast spells and activate abilities."). The priority rule
+    is split from the step's rule, not new, and of the steps printing that sentence, from
+    the one whose heading it stands under."""
+    priority = "Then the active player gets priority and players may play spells and abilities."
+    old: list[Row] = [
+        ("303", "section", "3", "Refill Step"),
+        (
+            "303.1",
+            "rule",
+            "303",
+            "As the refill step begins, any abilities that trigger at "
+            "the beginning of the refill step go on the queue. " + priority,
+        ),
+        ("305", "section", "3", "Trade Step"),
+        (
+            "305.1",
+            "rule",
+            "305",
+            "As the trade step begins, the active player swaps one token "
+            "with each opponent. This doesn't use the queue. " + priority,
+        ),
+    ]
+    new: list[Row] = [
+        ("503", "section", "5", "Refill Step"),
+        ("503.1", "rule", "503", "First, any abilities that trigger at the beginning of the "
+         "refill step go on the queue."),
+        ("503.2", "rule", "503", "Second, the active player gets priority. Players may cast "
+         "spells and activate abilities."),
+        ("505", "section", "5", "Trade Step"),
+        ("505.1", "rule", "505", "First, the active player swaps one token with each opponent. "
+         "This doesn't use the queue."),
+        ("505.2", "rule", "505", "Second, the active player gets priority. Players may cast "
+         "spells and activate abilities."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert (mapping["303.1"], mapping["305.1"]) == ("503.1", "505.1")
+    assert keys(alignment, old, new, "split") == {("303.1", "503.2"), ("305.1", "505.2")}
+
+
 def test_typography_is_never_a_change() -> None:
     texts = {1: "A piece's owner can't move it.", 2: "A piece’s owner can’t move it."}
     assert status("101.1", 1, "101.1", 2, lambda ids: texts) == "typography"

@@ -78,6 +78,8 @@ _RENAMES: tuple[tuple[str, str], ...] = (
     ("playing a spell", "casting a spell"),
     ("play an ability", "activate an ability"),
     ("played an ability", "activated an ability"),
+    ("play spells and abilities", "cast spells and activate abilities"),
+    ("playing spells and abilities", "casting spells and activating abilities"),
 )
 _RENAME_PATTERN = re.compile(r"\b(" + "|".join(re.escape(old) for old, _ in _RENAMES) + r")\b")
 _RENAME_TO = dict(_RENAMES)
