@@ -225,7 +225,7 @@ class _Linker:
         renumbered: dict[str, str] = {}
         for kind in KINDS:  # rules first: the glossary cites them as they were renumbered
             old, new = self.records(previous_id, kind), self.records(edition_id, kind)
-            alignment = align(old.items, new.items, self.load)
+            alignment = align(old.items, new.items, self.load, (old.examples, new.examples))
             if kind == "rule":
                 renumbered = alignment.key_map(old.items, new.items)
             self.conn.executemany(

@@ -448,11 +448,21 @@ def m028_priority_sentences(db: Database, progress: Progress) -> None:
     ("Third, the active player gets priority. Players may cast spells and activate
     abilities.") were split from the step's rule that said it last (504.3 from 304.1,
     and 503.2, 505.4, 507.3, 508.3, 509.5, 510.4, 511.2, 513.2 alike), where they were
-    new."""
+    new: the editions are aligned again by m029."""
+
+
+@migration
+def m029_examples_carried(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m028), and now an old rule left over
+    whose example one new rule prints went on there: 419.8b of 2001-07-23 and 500.5 of
+    2003-07-01 are their old selves rewritten around the same example, 309.4 of 2009-05-01
+    is 509.4f, and 502.9e, 500.4, 503.7 and 205.3c of 2009-05-01 and 501.2 of 2007-02-01
+    were merged into the rules that print their examples (702.17b, 509.1c, 706.7a, 204.3b,
+    500.3a), where they were removed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m029_...).
+# Further migrations go here, numbered in order (m030_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

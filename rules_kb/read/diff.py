@@ -107,6 +107,7 @@ class Library:
                 self.items(old, glossary=glossary),
                 self.items(new, glossary=glossary),
                 lambda ids: self.texts(ids),
+                None if glossary else (self.examples(old), self.examples(new)),
             )
         return self._alignments[key]
 

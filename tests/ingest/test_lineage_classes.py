@@ -754,6 +754,47 @@ def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     assert keys(alignment, old, new, "split") == {("303.1", "503.2"), ("305.1", "505.2")}
 
 
+def test_a_rule_whose_example_went_on_in_a_new_rule_went_on_there() -> None:
+    """Rules rewritten beyond telling by their words keep their examples: 410.2 says it
+    anew around the same example (the same rule, changed), and 410.3's example now
+    illustrates 510.4, which continues 410.4 (410.3 was merged into it)."""
+    example_a = (
+        "Example: One effect reads, 'If you would gain a token, draw a card "
+        "instead,' and another reads, 'If you would draw a card, gain two tokens.'"
+    )
+    example_b = (
+        "Example: A keeper controls two pieces, one that must move if able and one "
+        "with no abilities; an effect says pieces can't move alone."
+    )
+    texts = {
+        1: "Two replacement effects can work together without contradicting each other.",
+        2: "A replacement effect may apply to an event because another one changed it.",
+        3: "A restriction is broken by a set of moves that ignores it.",
+        4: "The mover checks each piece for requirements and restrictions.",
+        5: "The mover checks each piece for requirements and restrictions, and obeys as many "
+           "requirements as it can without breaking a restriction.",
+        6: example_a,
+        7: example_a.replace("'", "’"),
+        8: example_b,
+        9: example_b,
+    }  # fmt: skip
+    old = [
+        Item("410.2", "rule", "410", 1),
+        Item("410.3", "rule", "410", 3),
+        Item("410.4", "rule", "410", 4),
+    ]
+    new = [Item("410.2", "rule", "410", 2), Item("510.4", "rule", "510", 5)]
+    alignment = align(
+        old, new, lambda ids: {i: texts[i] for i in ids}, ({0: (6,), 1: (8,)}, {0: (7,), 1: (9,)})
+    )
+    assert set(alignment.pairs) == {(0, 0), (2, 1)}
+    assert alignment.merged == ((1, 1),)
+    assert not alignment.removed and not alignment.added
+    # Without the examples, nothing tells where 410.2 and 410.3 went.
+    alone = align(old, new, lambda ids: {i: texts[i] for i in ids})
+    assert set(alone.removed) == {0, 1}
+
+
 def test_typography_is_never_a_change() -> None:
     texts = {1: "A piece's owner can't move it.", 2: "A piece’s owner can’t move it."}
     assert status("101.1", 1, "101.1", 2, lambda ids: texts) == "typography"

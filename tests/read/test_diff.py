@@ -93,7 +93,8 @@ def test_alignment_precision_and_recall_on_the_labelled_set(every: Library, labe
     keys_old, keys_new = {item.key for item in old}, {item.key for item in new}
     assert {o for o, _ in spec["pairs"]} | set(spec["unmatched_old"]) <= keys_old
     assert {n for _, n in spec["pairs"]} | set(spec["unmatched_new"]) <= keys_new
-    predicted = align(old, new, library.texts).key_map(old, new)
+    examples = (library.examples(spec["old"]), library.examples(new_day))
+    predicted = align(old, new, library.texts, examples).key_map(old, new)
     stored = library.alignment(spec["old"], new_day).key_map(old, new)
     assert stored == predicted  # the lineage stored at ingest is the aligner's
     pairs = [tuple(pair) for pair in spec["pairs"]]

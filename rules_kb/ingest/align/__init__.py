@@ -41,6 +41,9 @@ Passes, cheapest first; each works on what the previous ones left:
    least, none of another) was split from it: it says first what that rule went on to
    say in them (605.1 of 2009-07-11 over 605.1a-b, the halves of 406.1), while the old
    rule's line stays where it went.
+9. examples: an old rule left over whose example one new rule prints went on there,
+   however its text was rewritten: in that rule if it is left over too (419.8b of
+   2001-07-23), else merged into it (502.9e of 2009-05-01, whose example 702.17b prints).
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -48,7 +51,7 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(passes 6 to 8) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
+(passes 6 to 9) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
 stub, entries merged or split by name). `align` below
 runs them in order.
 """
@@ -68,7 +71,13 @@ from rules_kb.ingest.align.pairs import (
     same_key,
     unique_wording,
 )
-from rules_kb.ingest.align.parts import followed_headings, introductions, splits_and_merges
+from rules_kb.ingest.align.parts import (
+    Examples,
+    carried_examples,
+    followed_headings,
+    introductions,
+    splits_and_merges,
+)
 from rules_kb.ingest.align.words import (
     RULE_REFERENCE,
     SHORT,
@@ -94,9 +103,16 @@ __all__ = [
 # the passes ----------------------------------------------------------------------
 
 
-def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Alignment:
+def align(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    load_texts: LoadTexts,
+    examples: tuple[Examples, Examples] | None = None,
+) -> Alignment:
     """Pair old items with new ones, one to one. `load_texts` is asked only for the texts
-    of the items left after the identical pass."""
+    of the items left after the identical pass (and the examples' texts, where an old rule
+    with examples is left over). `examples`: the example text ids of each side's rules, by
+    index (rules only; without them, pass 9 is skipped)."""
     pairs = identical(old, new)
     used = set(pairs.values())
     left = Left(
@@ -125,6 +141,8 @@ def align(old: Sequence[Item], new: Sequence[Item], load_texts: LoadTexts) -> Al
     named_parts(old, new, pairs, split, merged, reworded)
     followed_headings(old, new, pairs, split, merged)
     introductions(old, new, pairs, split, texts, titles)
+    if examples is not None:
+        carried_examples(old, new, pairs, split, merged, examples, load_texts)
     return _result(len(old), len(new), pairs, split, merged)
 
 

@@ -1,14 +1,15 @@
 """Pass 6: splits and merges among the rules left over, pass 7: the rules left over that
-their subrules lead to, and pass 8: new rules that introduce an old rule's parts; see
-`rules_kb.ingest.align`."""
+their subrules lead to, pass 8: new rules that introduce an old rule's parts, and pass 9:
+rules left over whose example went on in a new rule; see `rules_kb.ingest.align`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules_kb.ingest.align.model import LEVELS, Item, Left
+from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
 from rules_kb.ingest.align.words import (
     Normalised,
     containment,
@@ -658,3 +659,74 @@ def introductions(
         held = set(word_ids(texts[old[i].text_id]))
         if share_within(word_ids(texts[item.text_id]), held) >= INTRODUCES:
             split[j] = i
+
+
+#: Characters an example needs (rule numbers masked) to say which rule it belongs to.
+EXAMPLE_CHARACTERS = 60
+#: Likeness (0-100) of two examples, typography folded and numbers masked, to be one.
+EXAMPLE_RATIO = 90.0
+
+Examples = Mapping[int, Sequence[int]]
+"""The text ids of the examples of each rule that has some, by the rule's index."""
+
+
+def carried_examples(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    merged: dict[int, int],
+    examples: tuple[Examples, Examples],
+    load_texts: LoadTexts,
+) -> None:
+    """Pass 9: an old rule left over whose example one new rule prints (almost word for
+    word) went on there, however its own text was rewritten: in that rule, if it is left
+    over too (419.8b of 2001-07-23, rewritten around the same example), else merged into
+    it (502.9e of 2009-05-01, whose example 702.17b prints)."""
+    from rapidfuzz import fuzz, process
+
+    old_examples, new_examples = examples
+    used = set(pairs.values())
+    lone = [i for i in old_examples if i < len(old) and i not in pairs and i not in merged]
+    if not lone or not new_examples:
+        return
+    every = [(i, text_id) for i, ids in old_examples.items() for text_id in ids]
+    theirs = [(j, text_id) for j, ids in new_examples.items() if j < len(new) for text_id in ids]
+    raw = load_texts([text_id for _, text_id in every] + [text_id for _, text_id in theirs])
+    # An example another old rule prints too says nothing of where this one went.
+    printed = Counter(_example_key(raw[t]) for _, t in every)
+    mine = [
+        (i, t)
+        for i in lone
+        for t in old_examples[i]
+        if len(_example_key(raw[t])) >= EXAMPLE_CHARACTERS and printed[_example_key(raw[t])] == 1
+    ]
+    if not mine:
+        return
+    ratios = process.cdist(
+        [_example_key(raw[t]) for _, t in mine],
+        [_example_key(raw[t]) for _, t in theirs],
+        scorer=fuzz.ratio,
+        score_cutoff=EXAMPLE_RATIO,
+    )
+    homes: dict[int, set[int]] = {}
+    for row, col in zip(*ratios.nonzero(), strict=True):
+        homes.setdefault(mine[row][0], set()).add(theirs[col][0])
+    # A new rule that is the one home of two old rules' examples continues neither.
+    claimed = Counter(next(iter(found)) for found in homes.values() if len(found) == 1)
+    for i, found in homes.items():
+        if len(found) != 1:
+            continue
+        (j,) = found
+        if j not in used and j not in split and claimed[j] == 1:
+            pairs[i] = j
+            used.add(j)
+        elif j in used or j in split:
+            merged[i] = j
+
+
+def _example_key(text: str) -> str:
+    from rules_kb.ingest.align.words import RULE_REFERENCE
+    from rules_kb.typography import key
+
+    return RULE_REFERENCE.sub("#", key(text)).lower()
