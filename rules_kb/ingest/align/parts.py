@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
 from rules_kb.ingest.align.words import (
+    RULE_REFERENCE,
     Normalised,
     containment,
     first_words,
@@ -19,6 +20,7 @@ from rules_kb.ingest.align.words import (
     word_ids,
 )
 from rules_kb.ingest.models import descends
+from rules_kb.typography import key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -693,19 +695,20 @@ def carried_examples(
     every = [(i, text_id) for i, ids in old_examples.items() for text_id in ids]
     theirs = [(j, text_id) for j, ids in new_examples.items() if j < len(new) for text_id in ids]
     raw = load_texts([text_id for _, text_id in every] + [text_id for _, text_id in theirs])
+    keyed = {text_id: _example_key(text) for text_id, text in raw.items()}
     # An example another old rule prints too says nothing of where this one went.
-    printed = Counter(_example_key(raw[t]) for _, t in every)
+    printed = Counter(keyed[t] for _, t in every)
     mine = [
         (i, t)
         for i in lone
         for t in old_examples[i]
-        if len(_example_key(raw[t])) >= EXAMPLE_CHARACTERS and printed[_example_key(raw[t])] == 1
+        if len(keyed[t]) >= EXAMPLE_CHARACTERS and printed[keyed[t]] == 1
     ]
     if not mine:
         return
     ratios = process.cdist(
-        [_example_key(raw[t]) for _, t in mine],
-        [_example_key(raw[t]) for _, t in theirs],
+        [keyed[t] for _, t in mine],
+        [keyed[t] for _, t in theirs],
         scorer=fuzz.ratio,
         score_cutoff=EXAMPLE_RATIO,
     )
@@ -726,7 +729,5 @@ def carried_examples(
 
 
 def _example_key(text: str) -> str:
-    from rules_kb.ingest.align.words import RULE_REFERENCE
-    from rules_kb.typography import key
-
+    """An example as compared: typography folded, rule numbers masked, case folded."""
     return RULE_REFERENCE.sub("#", key(text)).lower()
