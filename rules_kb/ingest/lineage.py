@@ -44,7 +44,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Literal
 
-from rules_kb.ingest.align import RULE_REFERENCE, Alignment, Item, align, renumber_references
+from rules_kb.ingest.align import Alignment, Item, align, numbers_masked, renumber_references
 from rules_kb.ingest.readonly import texts
 from rules_kb.typography import key
 
@@ -322,7 +322,7 @@ _CLOSING_POINTER = re.compile(
 
 def _pointers_masked(text: str) -> str:
     """The text with its rule numbers and its closing cross-reference masked."""
-    return _CLOSING_POINTER.sub("See #", _numbers_masked(text))
+    return _CLOSING_POINTER.sub("See #", numbers_masked(text))
 
 
 def _closing_masked(text: str) -> str:
@@ -358,13 +358,8 @@ def same_examples(old: Sequence[str], new: Sequence[str]) -> bool:
     """Whether two lists of a rule's examples say the same: typography and the rule
     numbers they cite aside (those are renumbered with the rules)."""
     return len(old) == len(new) and all(
-        _numbers_masked(a) == _numbers_masked(b) for a, b in zip(old, new, strict=True)
+        numbers_masked(a) == numbers_masked(b) for a, b in zip(old, new, strict=True)
     )
-
-
-def _numbers_masked(text: str) -> str:
-    """The text, typography folded, with the rule numbers it cites masked."""
-    return RULE_REFERENCE.sub("#", key(text))
 
 
 # reading ---------------------------------------------------------------------------

@@ -166,6 +166,16 @@ def normalise_number(raw: str) -> str:
     return f"{head}.{bare.lower()}" if bare else head
 
 
+def range_end(start: str, end: str) -> str:
+    """The end of a range as written after its start: its letters alone where both stand
+    under one rule ("702.19a–b"), else the whole number ("702.19b–702.20")."""
+    stem = end.rstrip(_LETTERS)
+    return end[len(stem) :] if stem == start.rstrip(_LETTERS) and stem != end else end
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
 def is_number(raw: str) -> bool:
     """Whether a query is a rule, chapter or section number in one of the written forms
     `normalise_number` accepts ("702 and trample" and "2 players" are not)."""

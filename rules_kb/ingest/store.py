@@ -435,9 +435,9 @@ def m027_ranges_addresses_names(db: Database, progress: Progress) -> None:
     the same wording), angle brackets around a web address are typography (100.6 of
     2009-2014, "changed" each time they came and went), so is the "o" of "{oT}" in the
     symbols of 2003-07-01 to 2004-10-01 (28 records "changed" in 2005-02-01 when it went),
-    and glossary names alike by their
-    letters but not their words are not one entry ("Floor Rules" of 2009-05-01 is not
-    "World Rule"): the editions are aligned again by m028."""
+    and glossary names alike by their letters but not their words are not one entry
+    ("Floor Rules" of 2009-05-01 is not "World Rule"): the editions are aligned again by
+    m028."""
 
 
 @migration

@@ -26,7 +26,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from rules_kb.giving_up import checkpoint
-from rules_kb.ingest.models import normalise_number
+from rules_kb.ingest.models import normalise_number, range_end
 from rules_kb.read.history import Lineage
 from rules_kb.records import Citation, CitationReport, CitationStatus, QuoteStatus
 
@@ -341,17 +341,12 @@ def _fixed(text: str, citations: list[Citation]) -> str:
     return "".join(parts)
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
 def _rewrite(written: str, new: str, start: Citation | None) -> str:
     """The new number in the form the old was written: letters alone for the end of a
     range whose start has the same new rule ("702.19a–b"), "(b)" letters in parentheses,
     else the number."""
     if written.isalpha():
-        begins = (start.now or start.number) if start is not None else ""
-        same_rule = begins.rstrip(_LETTERS) == new.rstrip(_LETTERS)
-        return new[len(new.rstrip(_LETTERS)) :] if same_rule else new
+        return range_end((start.now or start.number) if start is not None else "", new)
     paren = re.fullmatch(r"(\d{3}\.\d+)\(([a-z]{1,2})\)", written)
     if paren:
         match = re.fullmatch(r"(\d{3}\.\d+)([a-z]{0,2})", new)

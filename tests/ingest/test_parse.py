@@ -22,6 +22,7 @@ from rules_kb.ingest.models import (
     Rule,
     is_number,
     normalise_number,
+    range_end,
     sort_key,
 )
 from rules_kb.ingest.parse import (
@@ -120,6 +121,22 @@ def test_sort_key_orders_minor_numbers_numerically(chapter: int, a: int, b: int)
 @pytest.mark.parametrize("raw", ["702.19", "702.19.", "rule 702.19", "Rule 702.19", " 702.19 "])
 def test_normalise_number(raw: str) -> None:
     assert normalise_number(raw) == "702.19"
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "written"),
+    [
+        ("702.19a", "702.19b", "b"),  # one rule: the letters alone
+        ("601.2f", "601.2h", "h"),
+        ("702.19b", "702.20c", "702.20c"),  # another rule: the whole number
+        ("702.19b", "702.19", "702.19"),  # an end without letters is written whole
+        ("", "702.19b", "702.19b"),
+    ],
+)
+def test_a_range_end_is_written_short_under_its_start_rule(
+    start: str, end: str, written: str
+) -> None:
+    assert range_end(start, end) == written
 
 
 def test_normalise_number_lowercases_letters() -> None:

@@ -79,22 +79,22 @@ from rules_kb.ingest.align.parts import (
     splits_and_merges,
 )
 from rules_kb.ingest.align.words import (
-    RULE_REFERENCE,
     SHORT,
     Normalised,
     Titles,
     normalise,
+    numbers_masked,
     renumber_references,
 )
 from rules_kb.typography import key
 
 __all__ = [
-    "RULE_REFERENCE",
     "Alignment",
     "Item",
     "LoadTexts",
     "align",
     "normalise",
+    "numbers_masked",
     "precision_recall",
     "renumber_references",
 ]

@@ -11,16 +11,15 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
 from rules_kb.ingest.align.words import (
-    RULE_REFERENCE,
     Normalised,
     containment,
     first_words,
+    numbers_masked,
     opening,
     share_within,
     word_ids,
 )
 from rules_kb.ingest.models import descends
-from rules_kb.typography import key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -695,7 +694,8 @@ def carried_examples(
     every = [(i, text_id) for i, ids in old_examples.items() for text_id in ids]
     theirs = [(j, text_id) for j, ids in new_examples.items() if j < len(new) for text_id in ids]
     raw = load_texts([text_id for _, text_id in every] + [text_id for _, text_id in theirs])
-    keyed = {text_id: _example_key(text) for text_id, text in raw.items()}
+    # As compared: typography folded, rule numbers masked, case folded.
+    keyed = {text_id: numbers_masked(text).lower() for text_id, text in raw.items()}
     # An example another old rule prints too says nothing of where this one went.
     printed = Counter(keyed[t] for _, t in every)
     mine = [
@@ -726,8 +726,3 @@ def carried_examples(
             used.add(j)
         elif j in used or j in split:
             merged[i] = j
-
-
-def _example_key(text: str) -> str:
-    """An example as compared: typography folded, rule numbers masked, case folded."""
-    return RULE_REFERENCE.sub("#", key(text)).lower()

@@ -11,9 +11,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import Item
-from rules_kb.ingest.models import glossary_names
+from rules_kb.ingest.models import glossary_names, range_end
 from rules_kb.titles import is_title
-from rules_kb.typography import fold
+from rules_kb.typography import fold, key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,12 +44,14 @@ def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
             return first + match.group(0)[len(number) :]
         stem = number[: len(number) - len(match.group("letters"))]
         last = number_map.get(stem + last_letters, stem + last_letters)
-        first_stem = first.rstrip("abcdefghijklmnopqrstuvwxyz")
-        if last.startswith(first_stem) and last[len(first_stem) :].isalpha():
-            last = last[len(first_stem) :]
-        return first + match.group("dash") + last
+        return first + match.group("dash") + range_end(first, last)
 
     return RULE_REFERENCE.sub(renumbered, text)
+
+
+def numbers_masked(text: str) -> str:
+    """The text, typography folded, with the rule numbers it cites masked."""
+    return RULE_REFERENCE.sub("#", key(text))
 
 
 # The Magic 2010 renames, longest first; applied to both sides, they are idempotent
