@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import pairwise
 from operator import itemgetter
 from typing import Literal
 
@@ -400,6 +401,7 @@ class Lines:
         }
         self._lookups: dict[tuple[Kind, int], int] = {}
         self._editions: dict[tuple[Kind, int], _Edition] = {}
+        self._relations: dict[Kind, Relations] = {}
 
     def node(self, kind: Kind, edition_id: int, seq: int) -> Node:
         """The record at a position, with how it came from its predecessor."""
@@ -458,6 +460,14 @@ class Lines:
         if not explicit or status != "merged" or seq is None:
             return None
         return self.node(kind, following, seq)
+
+    def branches(self, kind: Kind, line: Sequence[Node]) -> list[Branching]:
+        """The records that left a line or joined it: in each edition after its first,
+        those split off the line's record of the edition before, and those of the
+        edition before merged into the line's record, oldest first."""
+        if kind not in self._relations:
+            self._relations[kind] = Relations.read(self.conn, kind)
+        return self._relations[kind].along(line, partial(self.node, kind))
 
     def line(self, kind: Kind, edition_id: int, seq: int) -> list[Node]:
         """The whole line of descent through a record, oldest first."""
@@ -536,6 +546,59 @@ class Lines:
             [edition_id, key_, text_id],
         ).fetchone()
         return None if row is None else int(row[0])
+
+
+#: A record that left a line or joined it: (the line's record in the edition where it
+#: happened, "split" (the other was split off the line) or "merged" (merged into it), the
+#: other record: in that edition if split off, in the edition before if merged).
+Branching = tuple[Node, Literal["split", "merged"], Node]
+
+
+@dataclass(frozen=True, slots=True)
+class Relations:
+    """The split and merged rows of one kind of record, looked up from the line's side:
+    a few hundred rows in all, read at once."""
+
+    split_off: Mapping[tuple[int, int], Sequence[int]]
+    """(edition id, old seq) -> the seqs of that edition's records split off it."""
+    merged_in: Mapping[tuple[int, int], Sequence[int]]
+    """(edition id, seq) -> the seqs of the edition before's records merged into it."""
+
+    @classmethod
+    def read(cls, conn: sqlite3.Connection, kind: Kind) -> Relations:
+        split_off: dict[tuple[int, int], list[int]] = {}
+        merged_in: dict[tuple[int, int], list[int]] = {}
+        for edition_id, seq, old_seq, status in conn.execute(
+            "SELECT edition_id, seq, old_seq, status FROM lineage WHERE kind = ?"
+            " AND status IN ('split', 'merged') ORDER BY rowid",
+            [kind],
+        ):
+            if status == "split":
+                split_off.setdefault((edition_id, old_seq), []).append(seq)
+            else:
+                merged_in.setdefault((edition_id, seq), []).append(old_seq)
+        return cls(split_off, merged_in)
+
+    @classmethod
+    def of(cls, found: Forest) -> Relations:
+        """The same, from every line at once."""
+        split_off: dict[tuple[int, int], list[int]] = {}
+        merged_in: dict[tuple[int, int], list[int]] = {}
+        for (edition_id, seq), (_, old_seq) in found.split_from.items():
+            split_off.setdefault((edition_id, old_seq), []).append(seq)
+        for (_, old_seq), (edition_id, seq) in found.merged_into.items():
+            merged_in.setdefault((edition_id, seq), []).append(old_seq)
+        return cls(split_off, merged_in)
+
+    def along(self, line: Sequence[Node], node: Callable[[int, int], Node]) -> list[Branching]:
+        """What left or joined a line (`Lines.branches`); `node` reads a record."""
+        found: list[Branching] = []
+        for before, current in pairwise(line):
+            for seq in sorted(self.split_off.get((current.edition_id, before.seq), ())):
+                found.append((current, "split", node(current.edition_id, seq)))
+            for old_seq in sorted(self.merged_in.get((current.edition_id, current.seq), ())):
+                found.append((current, "merged", node(before.edition_id, old_seq)))
+        return found
 
 
 #: Lookups of one edition after which Lines reads it whole.

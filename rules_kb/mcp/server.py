@@ -280,6 +280,7 @@ def history_text(history: Any) -> str:
         )
         note = f" ({version.note})" if version.note else ""
         lines.append(f"{span}: {version.key}{note} {version.text}")
+        lines.extend(f"  ({note}.)" for note in version.branch_notes)
     if history.split_from is not None:
         via = history.split_from
         lines.append(f"Split off {via.number} ({via.edition}) in {history.introduced_in}.")

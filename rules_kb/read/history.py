@@ -11,11 +11,21 @@ from dataclasses import replace
 from typing import Literal
 
 from rules_kb.errors import UnknownRule, UnknownTerm
-from rules_kb.ingest.lineage import Forest, Kind, Lines, Node, TextCache, forest, same_examples
+from rules_kb.ingest.lineage import (
+    Branching,
+    Forest,
+    Kind,
+    Lines,
+    Node,
+    Relations,
+    TextCache,
+    forest,
+    same_examples,
+)
 from rules_kb.ingest.models import sort_key
 from rules_kb.read.query import Reader, find_term
 from rules_kb.records import Redirect, Step, Where
-from rules_kb.records.history import Form, History, Version, VersionStatus
+from rules_kb.records.history import Branch, Form, History, Version, VersionStatus
 from rules_kb.typography import key as wording
 
 
@@ -127,9 +137,10 @@ class Lineage:
         load: Callable[[list[int]], Mapping[int, str]] | None = None,
         split_from: Node | None = None,
         merged_into: Node | None = None,
+        branching: Sequence[Branching] = (),
     ) -> History:
-        """The versions of one line. `split_from` and `merged_into` default to what the
-        stored lineage says of its first and last records."""
+        """The versions of one line. `split_from`, `merged_into` and `branching` (what
+        left the line or joined it) default to what the stored lineage says of it."""
         dates = self.reader.dates()
         date_of = self._date_of()
         ids_of = example_ids or self._example_ids
@@ -139,8 +150,18 @@ class Lineage:
         if example_ids is None:  # one line: what the stored lineage says of its ends
             split_from = split_from or self.lines.split_from(kind, line[0])
             merged_into = merged_into or self.lines.merged_into(kind, line[-1])
+            branching = self.lines.branches(kind, line)
         groups = _grouped(line, examples, texts)
-        versions = _versions(groups, examples, texts, date_of, split=split_from is not None)
+        versions = _versions(
+            groups,
+            examples,
+            texts,
+            date_of,
+            split=split_from is not None,
+            glossary=kind == "glossary",
+        )
+        if branching:
+            versions = _branched(versions, branching, date_of)
         last_day = date_of[line[-1].edition_id]
         removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
         return History(
@@ -176,19 +197,24 @@ class Lineage:
         found = self.forest(kind)
         edition_id = self.reader.edition_id(edition)
         cache = TextCache(self.reader.conn)
+        relations = Relations.of(found)
 
         def node(place: tuple[int, int] | None) -> Node | None:
             return None if place is None else found.node(place)
 
+        def at(edition_id: int, seq: int) -> Node:
+            return found.node((edition_id, seq))
+
         for seq, item in enumerate(found.records[edition_id].items):
             places = found.lines[found.line_of[edition_id, seq]]
-            nodes = [node(place) for place in places]
+            line = [found.node(place) for place in places]
             yield self._history(
-                kind, [n for n in nodes if n is not None], item.key, edition, item.key,
+                kind, line, item.key, edition, item.key,
                 example_ids=lambda node: found.records[node.edition_id].examples.get(node.seq, ()),
                 load=cache,
                 split_from=node(found.split_from.get(places[0])),
                 merged_into=node(found.merged_into.get(places[-1])),
+                branching=relations.along(line, at),
             )  # fmt: skip
 
     def redirects(self, edition: str) -> Iterator[Redirect]:
@@ -543,6 +569,22 @@ _VERSION_STATUS: Mapping[str, VersionStatus] = {
 }
 
 
+def _branched(
+    versions: list[Version], branching: Sequence[Branching], date_of: Mapping[int, str]
+) -> list[Version]:
+    """The versions with the records that left the line or joined it, each in the version
+    whose span holds the edition where it happened."""
+    found: dict[int, list[Branch]] = {}
+    for here, relation, other in branching:
+        day = date_of[here.edition_id]
+        index = next(i for i, v in enumerate(versions) if v.first <= day <= v.last)
+        found.setdefault(index, []).append(Branch(relation, day, other.key))
+    return [
+        replace(version, branches=tuple(found[i])) if i in found else version
+        for i, version in enumerate(versions)
+    ]
+
+
 def _versions(
     groups: list[list[Node]],
     examples: Mapping[Node, tuple[int, ...]],
@@ -550,6 +592,7 @@ def _versions(
     date_of: Mapping[int, str],
     *,
     split: bool,
+    glossary: bool = False,
 ) -> list[Version]:
     """The versions of a line, oldest first, each with what happened since the one before
     it, as the stored lineage says (the first: `added`, or `split` if the line was split
@@ -588,6 +631,7 @@ def _versions(
             forms=_forms(group, texts, date_of),
             examples_changed=examples_changed,
             example_words=example_words,
+            glossary=glossary,
         )
         versions.append(version)
         previous = version

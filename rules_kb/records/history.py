@@ -41,6 +41,26 @@ class Form(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Branch:
+    """A record that left a line or joined it: split off the line's record, starting a
+    line of its own, or merged into it, ending its own."""
+
+    relation: Literal["split", "merged"]
+    """split: the record was split off this one; merged: it was merged into this one."""
+    edition: str
+    """The edition in which it happened: the first with the record split off, the first
+    without the record merged."""
+    key: str
+    """Its number (or term): in `edition` when split off, in the edition before when
+    merged."""
+
+    def as_json(self, *, glossary: bool) -> dict[str, Any]:
+        """The SPEC shape of one branch."""
+        name = "term" if glossary else "number"
+        return {"relation": self.relation, "edition": self.edition, name: self.key}
+
+
+@dataclass(frozen=True, slots=True)
 class Version:
     """Consecutive editions in which a rule had the same number and wording, as the stored
     lineage says (typography and renumbered references aside)."""
@@ -71,12 +91,33 @@ class Version:
     """With `examples_changed`: the word diff of each example against the previous
     version's example in its place (against nothing for an example new there; an
     example gone is all deletion)."""
+    glossary: bool = False
+    """Whether it is a glossary entry's (renamed, where a rule is renumbered)."""
+    branches: tuple[Branch, ...] = ()
+    """The records split off it or merged into it in the editions of the span, oldest
+    first (the line's own start, `History.split_from`, is not among them)."""
+
+    @property
+    def branch_notes(self) -> tuple[str, ...]:
+        """The branches as `history` and the site say them, one line for each edition and
+        relation: "420.5g split off it in 2001-07-23", "502.9e, 502.9f merged into it in
+        2009-07-11"."""
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for branch in self.branches:
+            grouped.setdefault((branch.relation, branch.edition), []).append(branch.key)
+        return tuple(
+            f"{', '.join(keys)} {'split off it' if relation == 'split' else 'merged into it'}"
+            f" in {edition}"
+            for (relation, edition), keys in grouped.items()
+        )
 
     @property
     def note(self) -> str:
         """What happened since the previous version, as `history` and the site say it:
         "renumbered, changed", "example changed", "" for the first version added."""
         said = _NOTES[self.status]
+        if self.glossary:
+            said = said.replace("renumbered", "renamed")
         if self.examples_changed:
             return f"{said}, example changed" if said else "example changed"
         return said
@@ -101,6 +142,8 @@ class Version:
                 ]
         if len(self.forms) > 1:
             document["forms"] = [form.as_json() for form in self.forms]
+        if self.branches:
+            document["branches"] = [branch.as_json(glossary=glossary) for branch in self.branches]
         return document
 
 

@@ -108,6 +108,15 @@ def history_blocks(history: History) -> list[str]:
         )
         note = f" ({version.note})" if version.note else ""
         blocks.append(f"- {span}: **{escape(version.key)}**{note} {_inline(version.text)}")
+        blocks.extend(f"  - {escape(note)}" for note in version.branch_notes)
+    if history.split_from is not None:
+        via = history.split_from
+        blocks.append(
+            f"Split off **{escape(via.number)}** ({via.edition}) in {history.introduced_in}."
+        )
+    if history.merged_into is not None:
+        via = history.merged_into
+        blocks.append(f"Merged into **{escape(via.number)}** in {via.edition}.")
     for subrule in history.subrules:
         blocks.extend(history_blocks(subrule))
     return blocks

@@ -97,6 +97,8 @@ class VersionView:
     """The edition that replaced it (None: in force now)."""
     forms: int = 1
     """How many forms the span printed (typography, renumbered references)."""
+    branches: tuple[str, ...] = ()
+    """The records split off it or merged into it, as `history` says them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +437,7 @@ def version_view(site: Site, page: str, version: Version, number: str) -> Versio
         example_texts=version.examples,
         forms=len(version.forms),
         until=InForce.of(version.last, site.dates).until,
+        branches=version.branch_notes,
     )
 
 

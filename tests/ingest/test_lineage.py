@@ -217,6 +217,30 @@ def test_a_rule_rewritten_around_a_sentence_it_carries_goes_on_in_it(
     assert any(v.key == old for v in kb.history(new, "2009-07-11").versions)
 
 
+@pytest.mark.parametrize(
+    ("number", "edition", "day", "note"),
+    [
+        ("704.5a", "latest", "2001-07-23", "420.5g split off it in 2001-07-23"),
+        ("712.8", "2023-04-14", "2023-04-14", "713.4 merged into it in 2023-04-14"),
+        ("Battlefield", "latest", "2009-07-11", "In Play (Obsolete) split off it in 2009-07-11"),
+    ],
+)
+def test_history_names_what_left_a_line_and_what_joined_it(
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, day: str, note: str
+) -> None:
+    """The line a record was split off (or merged into) says so in the version of that
+    edition, as the record's own history says it from its side."""
+    found = kb.history(number, edition)
+    version = next(v for v in found.versions if v.first <= day <= v.last)
+    assert note in version.branch_notes
+    other = note.split(" split off it")[0].split(" merged into it")[0]
+    if "split off" in note:
+        assert kb.history(other, day).split_from is not None
+    else:
+        before = kb.dates()[kb.dates().index(day) - 1]
+        assert kb.history(other, before).merged_into == Step(day, number)
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]

@@ -194,6 +194,10 @@ def test_rule_page_shows_the_history(built: dict[str, Any]) -> None:
     assert 'href="702.17.html"' not in page  # 702.17 is another rule today
     subrule = read(built["out"], "rule/702.19b.html")
     assert "<del>" in subrule and "<ins>" in subrule
+    # A version names what was split off it: 420.5a's draw clause became 420.5g.
+    assert '<p class="br">420.5g split off it in 2001-07-23</p>' in read(
+        built["out"], "rule/704.5a.html"
+    )
 
 
 def test_old_numbers_say_where_the_rule_went(built: dict[str, Any]) -> None:

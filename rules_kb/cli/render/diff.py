@@ -189,6 +189,8 @@ def _version(out: Screen, version: Version, *, typography: bool) -> None:
         out.text(version.text, indent=2, hang=0)
     else:
         out.words(version.words, indent=2, hang=0)
+    for note in version.branch_notes:
+        out.add((note, "dim"), indent=2, hang=2)
     if version.example_words is None:
         for example in version.examples:
             out.add(("Example: ", "italic"), example, indent=4, hang=2)
