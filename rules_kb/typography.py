@@ -8,7 +8,10 @@ rule (`tests/test_typography.py` has one case per class):
 - dashes: hyphen, en and em dash, minus, the double hyphen of pre-2009 editions
   ("--"), with or without spaces around them;
 - a "?" or U+FFFD where a damaged copy lost one of those (2008-05-01's "player?s");
-- trademark signs: ™ ® © and their spelled forms "(tm)", "(r)", "(c)";
+- trademark signs: ™ ® © and their spelled forms "(tm)", "(r)", "(c)"; and the ™ that
+  the copies of 2001-07-23 to 2002-02-20 lost as a "T" or a U+FFFD glued to the name
+  ("OracleT", "Oracle" and a U+FFFD, "DCIT"), after a capitalised word or DCI, never before a
+  letter or an apostrophe;
 - the ellipsis character against three dots;
 - underscores used as italic markup ("_Magic_");
 - the "o" inside a symbol that the editions of 2003-07-01 to 2004-10-01 print ("{oT}",
@@ -30,6 +33,9 @@ _FOLD = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "-"), (
 _MARK = "\x00"
 _MARKS = re.compile("[" + re.escape("'\"‘’‚‛“”„‟′″`´?\ufffd-‐‑‒–—―−") + "]")
 _TRADEMARK = re.compile(r"\((?:tm|TM|Tm|r|R|c|C)\)|[™®©]")
+#: A ™ lost as a "T" or U+FFFD glued to the name it follows: a capitalised word with a
+#: lowercase second letter ("GREAT" keeps its T), or DCI, the one trademark in capitals.
+_GLUED_TRADEMARK = re.compile(r"\b([A-Z][a-z][A-Za-z]*|DCI)[T\ufffd](?![\w'\ufffd])")
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
 #: A web address as the rules print one, without the punctuation closing its sentence.
@@ -67,6 +73,7 @@ def key(text: str) -> str:
     folded = text
     if any(hint in folded for hint in _TRADEMARK_HINTS):
         folded = _TRADEMARK.sub("", folded)
+    folded = _GLUED_TRADEMARK.sub(r"\1", folded)
     if "…" in folded:
         folded = folded.replace("…", "...")
     if "_" in folded:

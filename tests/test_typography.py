@@ -26,6 +26,9 @@ from rules_kb.typography import key, same_wording
         ("(found at <www.example.com/Rules.aspx>)", "(found at www.example.com/Rules.aspx)"),
         ("see <http://example.org/a?b=c>.", "see http://example.org/a?b=c."),  # web address
         ("{oT}: Add {oG}{o2}.", "{T}: Add {G}{2}."),  # symbols of 2003-2004
+        ("the OracleT card reference", "the Oracle\ufffd card reference"),  # a ™ lost, glued
+        ("the Kingdoms\ufffd set.", "the Kingdoms™ set."),
+        ("the DCIT Floor Rules", "the DCI Floor Rules"),
     ],
 )
 def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
@@ -44,6 +47,9 @@ def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
         ("printed as <card number>", "printed as card number"),  # a placeholder, no address
         ("{T}: Add {G}.", "{Q}: Add {G}."),
         ("{oT}: Add {G}.", "{T}: Add {o}."),
+        ("GREAT BRITAIN", "GREA BRITAIN"),  # a T of a word in capitals is its own
+        ("the Players\ufffds cards", "the Players cards"),  # a lost apostrophe, not a ™
+        ("the AT card", "the A card"),
     ],
 )
 def test_wording_changes_are_not_typography(old: str, new: str) -> None:

@@ -458,11 +458,19 @@ def m029_examples_carried(db: Database, progress: Progress) -> None:
     2003-07-01 are their old selves rewritten around the same example, 309.4 of 2009-05-01
     is 509.4f, and 502.9e, 500.4, 503.7 and 205.3c of 2009-05-01 and 501.2 of 2007-02-01
     were merged into the rules that print their examples (702.17b, 509.1c, 706.7a, 204.3b,
-    500.3a), where they were removed."""
+    500.3a), where they were removed: the editions are aligned again by m030."""
+
+
+@migration
+def m030_glued_trademarks(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m029), and now a ™ that a damaged copy
+    printed as a "T" or a U+FFFD glued to the name ("OracleT", "Kingdoms" and U+FFFD, in
+    2001-07-23 to 2002-02-20) is typography: 503.1, 100.3, 200.1, 206.2 and 502.17a were
+    "changed" in 2001-09-24 and again in 2002-02-20 for it alone."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m030_...).
+# Further migrations go here, numbered in order (m031_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

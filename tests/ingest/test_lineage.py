@@ -266,6 +266,18 @@ def test_history_merges_typography_only_neighbours(kb: rules_kb.KnowledgeBase) -
         assert any(len(version.forms) > 1 for version in found.versions), number
 
 
+@pytest.mark.parametrize("number", ["503.1", "100.3", "206.2", "502.17a"])
+def test_a_trademark_lost_as_a_glued_letter_is_no_change(
+    kb: rules_kb.KnowledgeBase, number: str
+) -> None:
+    """2001-07-23 and 2002-02-20 printed the ™ after "Oracle" as U+FFFD, 2001-09-24 as a
+    T glued to the name ("OracleT"): none of those editions begins a version."""
+    found = kb.history(number, "2002-02-20")
+    firsts = {version.first for version in found.versions}
+    assert not firsts & {"2001-09-24", "2002-02-20"}, number
+    assert kb.where(number, "2001-07-23", "2002-02-20").status == "same"
+
+
 @pytest.mark.parametrize(
     ("old", "new"), [("2013-05-01", "2013-07-13"), ("2025-02-07", "2025-04-04")]
 )
