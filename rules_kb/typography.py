@@ -18,6 +18,8 @@ rule (`tests/test_typography.py` has one case per class):
   "{o1}" are "{T}", "{1}");
 - angle brackets around a web address ("found at <www.wizards.com/wpn/Events/Rules.aspx>"),
   which editions put on and took off, back and forth, from 2009 to 2014;
+- angle brackets around a placeholder against square ones ("Protection from <quality>"
+  of 1999-04-23 is "Protection from [quality]" of 1999-11-01);
 - white space: runs of spaces, line breaks between paragraphs, no-break spaces.
 """
 
@@ -44,6 +46,8 @@ WEB_ADDRESS = (
     r"(?:/(?:[^\s<>()]*[^\s<>().,;:!?\"'])?)*"
 )
 _WEB_ADDRESS = re.compile(r"<(" + WEB_ADDRESS + r")>", re.IGNORECASE)
+#: A placeholder in angle brackets: a few words, no address (those go first).
+_PLACEHOLDER = re.compile(r"<([^<>\s][^<>]{0,40})>")
 _OLD_SYMBOL = re.compile(r"\{o([0-9A-Z][^{}\s]{0,4})\}")
 _TRADEMARK_HINTS = ("(", "™", "®", "©")
 
@@ -81,7 +85,7 @@ def key(text: str) -> str:
     if "--" in folded:
         folded = _DOUBLE_HYPHEN.sub("-", folded)
     if "<" in folded:
-        folded = _WEB_ADDRESS.sub(r"\1", folded)
+        folded = _PLACEHOLDER.sub(r"[\1]", _WEB_ADDRESS.sub(r"\1", folded))
     if "{o" in folded:
         folded = _OLD_SYMBOL.sub(r"{\1}", folded)
     folded = " ".join(_MARKS.sub(_MARK, folded).split())

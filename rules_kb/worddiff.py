@@ -133,10 +133,16 @@ def _split(text: str) -> tuple[list[str], list[str], str]:
     return spaces, words, text[consumed:]
 
 
+#: The angle brackets of a placeholder ("<name>") are its square ones ("[name]"), as
+#: `typography.key` reads them in a whole text.
+_BRACKETS = {"<": "[", ">": "]"}
+
+
 def _codes(words: Iterable[str], vocabulary: dict[str, str]) -> Iterable[str]:
     """One code per token, typography folded: "’" and "'" are the same token."""
     for word in words:
         folded = key(word) if not word.isalnum() else word
+        folded = _BRACKETS.get(folded, folded)
         code = vocabulary.get(folded)
         if code is None:
             code = vocabulary[folded] = chr(_PRIVATE_USE + len(vocabulary))

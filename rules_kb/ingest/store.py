@@ -466,11 +466,20 @@ def m030_glued_trademarks(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m029), and now a ™ that a damaged copy
     printed as a "T" or a U+FFFD glued to the name ("OracleT", "Kingdoms" and U+FFFD, in
     2001-07-23 to 2002-02-20) is typography: 503.1, 100.3, 200.1, 206.2 and 502.17a were
-    "changed" in 2001-09-24 and again in 2002-02-20 for it alone."""
+    "changed" in 2001-09-24 and again in 2002-02-20 for it alone: the editions are aligned
+    again by m031."""
+
+
+@migration
+def m031_placeholders(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m030), and now a placeholder's angle
+    brackets against square ones are typography: "Protection from <quality>" of
+    1999-04-23 is "Protection from [quality]" of 1999-11-01 (211.1, 410.9b, 502.7a were
+    "changed" for it alone)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m031_...).
+# Further migrations go here, numbered in order (m032_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -266,16 +266,29 @@ def test_history_merges_typography_only_neighbours(kb: rules_kb.KnowledgeBase) -
         assert any(len(version.forms) > 1 for version in found.versions), number
 
 
-@pytest.mark.parametrize("number", ["503.1", "100.3", "206.2", "502.17a"])
-def test_a_trademark_lost_as_a_glued_letter_is_no_change(
-    kb: rules_kb.KnowledgeBase, number: str
+@pytest.mark.parametrize(
+    ("number", "old", "new"),
+    [
+        ("503.1", "2001-07-23", "2002-02-20"),
+        ("100.3", "2001-07-23", "2002-02-20"),
+        ("206.2", "2001-07-23", "2002-02-20"),
+        ("502.17a", "2001-07-23", "2002-02-20"),
+        ("502.7a", "1999-04-23", "1999-11-01"),
+        ("410.9b", "1999-04-23", "1999-11-01"),
+    ],
+)
+def test_typography_of_damaged_and_early_copies_is_no_change(
+    kb: rules_kb.KnowledgeBase, number: str, old: str, new: str
 ) -> None:
     """2001-07-23 and 2002-02-20 printed the ™ after "Oracle" as U+FFFD, 2001-09-24 as a
-    T glued to the name ("OracleT"): none of those editions begins a version."""
-    found = kb.history(number, "2002-02-20")
-    firsts = {version.first for version in found.versions}
-    assert not firsts & {"2001-09-24", "2002-02-20"}, number
-    assert kb.where(number, "2001-07-23", "2002-02-20").status == "same"
+    T glued to the name ("OracleT"); 1999-04-23 wrote placeholders in angle brackets
+    ("Protection from <quality>"), 1999-11-01 in square ones: no edition between begins a
+    version."""
+    found = kb.history(number, new)
+    dates = kb.dates()
+    between = set(dates[dates.index(old) + 1 : dates.index(new) + 1])
+    assert not {version.first for version in found.versions} & between, number
+    assert kb.where(number, old, new).status == "same"
 
 
 @pytest.mark.parametrize(

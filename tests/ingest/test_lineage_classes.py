@@ -829,6 +829,18 @@ def test_typography_is_never_a_change() -> None:
         ("+", "Some"),
         ("=", " rules are at www.example.com/a."),
     )
+    # So are a placeholder's angle brackets against square ones (1999-04-23, 1999-11-01).
+    placeholder = {
+        1: 'It is written "Guard from <quality>."',
+        2: 'It is written "Guard from [quality]."',
+    }
+    assert status("502.7a", 1, "502.7a", 2, lambda ids: placeholder) == "typography"
+    assert word_diff("Whenever <name> blocks, tap it.", "Whenever [name] blocks, untap it.") == (
+        ("=", "Whenever [name] blocks, "),
+        ("-", "tap"),
+        ("+", "untap"),
+        ("=", " it."),
+    )
 
 
 def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
