@@ -11,7 +11,8 @@ rule (`tests/test_typography.py` has one case per class):
 - trademark signs: ™ ® © and their spelled forms "(tm)", "(r)", "(c)"; and the ™ that
   the copies of 2001-07-23 to 2002-02-20 lost as a "T" or a U+FFFD glued to the name
   ("OracleT", "Oracle" and a U+FFFD, "DCIT"), after a capitalised word or DCI, never before a
-  letter or an apostrophe;
+  letter or an apostrophe; and "TM" glued to an italic name ("_Odyssey_TM" of 2009-07-11
+  and 2011-07-15);
 - the ellipsis character against three dots;
 - underscores used as italic markup ("_Magic_");
 - the "o" inside a symbol that the editions of 2003-07-01 to 2004-10-01 print ("{oT}",
@@ -37,7 +38,8 @@ _MARKS = re.compile("[" + re.escape("'\"‘’‚‛“”„‟′″`´?\ufffd
 _TRADEMARK = re.compile(r"\((?:tm|TM|Tm|r|R|c|C)\)|[™®©]")
 #: A ™ lost as a "T" or U+FFFD glued to the name it follows: a capitalised word with a
 #: lowercase second letter ("GREAT" keeps its T), or DCI, the one trademark in capitals.
-_GLUED_TRADEMARK = re.compile(r"\b([A-Z][a-z][A-Za-z]*|DCI)[T\ufffd](?![\w'\ufffd])")
+#: Or spelled "TM" against the underscore of italics ("_Odyssey_TM", 2009 and 2011).
+_GLUED_TRADEMARK = re.compile(r"\b([A-Z][a-z][A-Za-z]*|DCI)[T\ufffd](?![\w'\ufffd])|(?<=_)TM\b")
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
 #: A web address as the rules print one, without the punctuation closing its sentence.
@@ -91,6 +93,12 @@ def key(text: str) -> str:
     folded = " ".join(_MARKS.sub(_MARK, folded).split())
     # White space next to a quote or dash is typography too ("a -- b", "a—b").
     return folded.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)
+
+
+def is_mark(token: str) -> bool:
+    """Whether a token is one quote or dash (or a mark a damaged copy left for one): the
+    class `key` folds, white space next to it included."""
+    return key(token) == _MARK
 
 
 def same_wording(old: str, new: str) -> bool:

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from rules_kb.typography import WEB_ADDRESS, key
+from rules_kb.typography import WEB_ADDRESS, is_mark, key
 
 WordOp = tuple[str, str]
 
@@ -54,7 +54,8 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
     Typography is never a change (`rules_kb.typography`): a curly apostrophe against a
     straight one, a dash against a hyphen, or other white space between two words is
     kept, and a kept run is written as the new text has it. Words joined or parted (a
-    space where there was none) are a change.
+    space where there was none) are a change; a space put on or taken off beside a quote
+    or a dash is not ("happen -- they" is "happen—they").
     """
     from diff_match_patch import diff_match_patch
 
@@ -77,7 +78,9 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         if op == 0:
             for offset in range(count):
                 before, after = old_spaces[at_old + offset], new_spaces[at_new + offset]
-                if bool(before) != bool(after):  # words joined or parted: not typography
+                if bool(before) != bool(after) and not _beside_mark(
+                    old_words, at_old + offset, new_words, at_new + offset
+                ):  # words joined or parted: not typography
                     _add(runs, "-", before)
                     _add(runs, "+", after)
                     _add(runs, "=", new_words[at_new + offset])
@@ -147,6 +150,14 @@ def _codes(words: Iterable[str], vocabulary: dict[str, str]) -> Iterable[str]:
         if code is None:
             code = vocabulary[folded] = chr(_PRIVATE_USE + len(vocabulary))
         yield code
+
+
+def _beside_mark(old: Sequence[str], at_old: int, new: Sequence[str], at_new: int) -> bool:
+    """Whether the space before a kept word stands beside a quote or dash on both sides:
+    the word is one, or the word before it is one in both texts."""
+    if is_mark(new[at_new]):
+        return True
+    return at_old > 0 and at_new > 0 and is_mark(old[at_old - 1]) and is_mark(new[at_new - 1])
 
 
 def _joined(spaces: Sequence[str], words: Sequence[str], start: int, count: int) -> str:

@@ -29,6 +29,7 @@ from rules_kb.typography import key, same_wording
         ("the OracleT card reference", "the Oracle\ufffd card reference"),  # a ™ lost, glued
         ("the Kingdoms\ufffd set.", "the Kingdoms™ set."),
         ("the DCIT Floor Rules", "the DCI Floor Rules"),
+        ("many _Odyssey_TM block cards", "many _Odyssey_(TM) block cards"),
         ('written "Protection from <quality>."', 'written "Protection from [quality]."'),
     ],
 )
@@ -49,7 +50,8 @@ def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
         ("{T}: Add {G}.", "{Q}: Add {G}."),
         ("{oT}: Add {G}.", "{T}: Add {o}."),
         ("Protection from <quality>", "Protection from (quality)"),
-        ("GREAT BRITAIN", "GREA BRITAIN"),  # a T of a word in capitals is its own
+        ("GREAT BRITAIN", "GREA BRITAIN"),
+        ("an _ATM_ card", "an _A_ card"),  # a T of a word in capitals is its own
         ("the Players\ufffds cards", "the Players cards"),  # a lost apostrophe, not a ™
         ("the AT card", "the A card"),
     ],

@@ -475,11 +475,18 @@ def m031_placeholders(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m030), and now a placeholder's angle
     brackets against square ones are typography: "Protection from <quality>" of
     1999-04-23 is "Protection from [quality]" of 1999-11-01 (211.1, 410.9b, 502.7a were
-    "changed" for it alone)."""
+    "changed" for it alone): the editions are aligned again by m032."""
+
+
+@migration
+def m032_trademark_spelled(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m031), and now "TM" glued to an italic
+    name is a trademark sign: the tombstone rule (104.6, 107.8, 107.9) was "changed" in
+    2009-07-11 ("_Odyssey_TM"), 2009-09-04, 2011-07-15 and 2011-09-30 for it alone."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m032_...).
+# Further migrations go here, numbered in order (m033_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

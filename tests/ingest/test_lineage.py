@@ -275,6 +275,7 @@ def test_history_merges_typography_only_neighbours(kb: rules_kb.KnowledgeBase) -
         ("502.17a", "2001-07-23", "2002-02-20"),
         ("502.7a", "1999-04-23", "1999-11-01"),
         ("410.9b", "1999-04-23", "1999-11-01"),
+        ("107.9", "2011-06-17", "2011-09-30"),
     ],
 )
 def test_typography_of_damaged_and_early_copies_is_no_change(
@@ -282,8 +283,8 @@ def test_typography_of_damaged_and_early_copies_is_no_change(
 ) -> None:
     """2001-07-23 and 2002-02-20 printed the ™ after "Oracle" as U+FFFD, 2001-09-24 as a
     T glued to the name ("OracleT"); 1999-04-23 wrote placeholders in angle brackets
-    ("Protection from <quality>"), 1999-11-01 in square ones: no edition between begins a
-    version."""
+    ("Protection from <quality>"), 1999-11-01 in square ones; 2011-07-15 printed
+    "_Odyssey_TM" between two "_Odyssey_(TM)": no edition between begins a version."""
     found = kb.history(number, new)
     dates = kb.dates()
     between = set(dates[dates.index(old) + 1 : dates.index(new) + 1])

@@ -808,6 +808,13 @@ def test_typography_is_never_a_change() -> None:
         ("-", "stays"),
         ("+", "moves"),
     )
+    # And the spaces around a dash (the "--" of old editions against "—").
+    assert word_diff("(see rule 614) happen -- they act", "(see rule 615) happen—they act") == (
+        ("=", "(see rule "),
+        ("-", "614"),
+        ("+", "615"),
+        ("=", ") happen—they act"),
+    )
     # So is the "o" the editions of 2003-2004 print in symbols, and a symbol changed is
     # one word changed.
     assert word_diff("Pay {o1} and {oT} now.", "Pay {1} and {Q} now.") == (
