@@ -332,6 +332,7 @@ def where_text(found: Any) -> str:
         text = f"{head} is {found.now} in {found.to_edition}{via} ({changed})."
     steps = ", ".join(f"{step.number} from {step.edition}" for step in found.steps)
     lines = [text, f"Steps: {steps}"]
+    lines.extend(f"On the way, {note}." for note in found.branch_notes)
     if found.homonym is not None:
         lines.append(f"Note: {found.number} in {found.to_edition} is another rule: {found.homonym}")
     return "\n".join(lines)

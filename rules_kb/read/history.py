@@ -24,8 +24,8 @@ from rules_kb.ingest.lineage import (
 )
 from rules_kb.ingest.models import sort_key
 from rules_kb.read.query import Reader, find_term
-from rules_kb.records import Redirect, Step, Where
-from rules_kb.records.history import Branch, Form, History, Version, VersionStatus
+from rules_kb.records import Branch, Redirect, Step, Where
+from rules_kb.records.history import Form, History, Version, VersionStatus
 from rules_kb.typography import key as wording
 
 
@@ -312,6 +312,10 @@ class Lineage:
             if forward
             else window[: window.index(line[start]) + 1][::-1]
         )
+        branches = tuple(
+            Branch(relation, date_of[here.edition_id], other.key)
+            for here, relation, other in self.lines.branches(kind, window)
+        )
         steps: list[Step] = []
         for run in _runs(path):
             earliest = min(date_of[node.edition_id] for node in run)
@@ -334,7 +338,10 @@ class Lineage:
                 else self.lines.split_from(kind, reached)
             )
             if other is not None:
-                return self._joined(kind, key, line[start], steps, other, from_edition, to_edition)
+                joined = self._joined(
+                    kind, key, line[start], steps, other, from_edition, to_edition
+                )
+                return replace(joined, branches=(*branches, *joined.branches))
         now: str | None = reached.key
         status: Literal["same", "changed", "moved", "removed", "not_yet"]
         removed_in = introduced_in = None
@@ -368,6 +375,7 @@ class Lineage:
             now_text=texts[reached.text_id] if now is not None else None,
             kind=kind,
             homonym=homonym,
+            branches=branches,
         )
 
     def _joined(

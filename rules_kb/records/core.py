@@ -13,6 +13,7 @@ __all__ = [
     "STALE",
     "STALE_QUOTES",
     "Anomaly",
+    "Branch",
     "CheckReport",
     "Citation",
     "CitationReport",
@@ -34,6 +35,7 @@ __all__ = [
     "Target",
     "Where",
     "WhereStatus",
+    "branch_notes",
 ]
 
 RuleKind = Literal["section", "chapter", "rule", "subrule"]
@@ -308,6 +310,40 @@ class Step(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Branch:
+    """A record that left a line or joined it: split off the line's record, starting a
+    line of its own, or merged into it, ending its own."""
+
+    relation: Literal["split", "merged"]
+    """split: the record was split off this one; merged: it was merged into this one."""
+    edition: str
+    """The edition in which it happened: the first with the record split off, the first
+    without the record merged."""
+    key: str
+    """Its number (or term): in `edition` when split off, in the edition before when
+    merged."""
+
+    def as_json(self, *, glossary: bool = False) -> dict[str, Any]:
+        """The SPEC shape of one branch."""
+        name = "term" if glossary else "number"
+        return {"relation": self.relation, "edition": self.edition, name: self.key}
+
+
+def branch_notes(branches: Sequence[Branch]) -> tuple[str, ...]:
+    """Branches as `history`, `where` and the site say them, one line for each edition and
+    relation: "420.5g split off it in 2001-07-23", "502.9e, 502.9f merged into it in
+    2009-07-11"."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for branch in branches:
+        grouped.setdefault((branch.relation, branch.edition), []).append(branch.key)
+    return tuple(
+        f"{', '.join(keys)} {'split off it' if relation == 'split' else 'merged into it'}"
+        f" in {edition}"
+        for (relation, edition), keys in grouped.items()
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Where:
     """The counterpart of one edition's rule in another edition, through the lineage."""
 
@@ -345,6 +381,9 @@ class Where:
     via: Step | None = None
     """With status merged: the record it was merged into, and the edition; with split:
     the record it was split off, and the edition that record was last in."""
+    branches: tuple[Branch, ...] = ()
+    """The records split off its line or merged into it between the two editions, oldest
+    first ("420.5g split off it in 2001-07-23" on the way from 420.5a to 704.5a)."""
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of `where --json`."""
@@ -366,7 +405,15 @@ class Where:
             document["merged_into" if self.status == "merged" else "split_from"] = (
                 self.via.as_json()
             )
+        if self.branches:
+            glossary = self.kind == "glossary"
+            document["branches"] = [branch.as_json(glossary=glossary) for branch in self.branches]
         return document
+
+    @property
+    def branch_notes(self) -> tuple[str, ...]:
+        """The branches in words (`branch_notes`)."""
+        return branch_notes(self.branches)
 
 
 CitationStatus = Literal["current", "changed", "moved", "removed", "unknown"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from rules_kb.records.core import Step
+from rules_kb.records.core import Branch, Step, branch_notes
 from rules_kb.records.shape import Record
 
 WordOp = tuple[str, str]
@@ -38,26 +38,6 @@ class Form(Record):
     """The last edition with this form."""
     text: str
     """The text in this form."""
-
-
-@dataclass(frozen=True, slots=True)
-class Branch:
-    """A record that left a line or joined it: split off the line's record, starting a
-    line of its own, or merged into it, ending its own."""
-
-    relation: Literal["split", "merged"]
-    """split: the record was split off this one; merged: it was merged into this one."""
-    edition: str
-    """The edition in which it happened: the first with the record split off, the first
-    without the record merged."""
-    key: str
-    """Its number (or term): in `edition` when split off, in the edition before when
-    merged."""
-
-    def as_json(self, *, glossary: bool) -> dict[str, Any]:
-        """The SPEC shape of one branch."""
-        name = "term" if glossary else "number"
-        return {"relation": self.relation, "edition": self.edition, name: self.key}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +79,8 @@ class Version:
 
     @property
     def branch_notes(self) -> tuple[str, ...]:
-        """The branches as `history` and the site say them, one line for each edition and
-        relation: "420.5g split off it in 2001-07-23", "502.9e, 502.9f merged into it in
-        2009-07-11"."""
-        grouped: dict[tuple[str, str], list[str]] = {}
-        for branch in self.branches:
-            grouped.setdefault((branch.relation, branch.edition), []).append(branch.key)
-        return tuple(
-            f"{', '.join(keys)} {'split off it' if relation == 'split' else 'merged into it'}"
-            f" in {edition}"
-            for (relation, edition), keys in grouped.items()
-        )
+        """The branches as `history` and the site say them (`branch_notes`)."""
+        return branch_notes(self.branches)
 
     @property
     def note(self) -> str:

@@ -229,15 +229,17 @@ def test_history_names_what_left_a_line_and_what_joined_it(
     kb: rules_kb.KnowledgeBase, number: str, edition: str, day: str, note: str
 ) -> None:
     """The line a record was split off (or merged into) says so in the version of that
-    edition, as the record's own history says it from its side."""
+    edition, and `where` on the way back, as the record's own history says it from its
+    side."""
     found = kb.history(number, edition)
     version = next(v for v in found.versions if v.first <= day <= v.last)
     assert note in version.branch_notes
+    before = kb.dates()[kb.dates().index(day) - 1]
+    assert note in kb.where(number, found.edition, before).branch_notes  # and on the way
     other = note.split(" split off it")[0].split(" merged into it")[0]
     if "split off" in note:
         assert kb.history(other, day).split_from is not None
     else:
-        before = kb.dates()[kb.dates().index(day) - 1]
         assert kb.history(other, before).merged_into == Step(day, number)
 
 

@@ -1,5 +1,6 @@
-"""A line's history names the records that left it (split off) and joined it (merged
-into it), on small editions written for the test; every face says the same."""
+"""A line's history, and `where` along it, name the records that left it (split off) and
+joined it (merged into it), on small editions written for the test; every face says the
+same."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rules_kb
-from rules_kb.mcp.server import history_text
+from rules_kb.mcp.server import history_text, where_text
 from rules_kb.records import Step
 from rules_kb.records.markdown import history_blocks
 from tests.conftest import FIXTURES, ok_cli
@@ -96,3 +97,35 @@ def test_every_history_at_once_reads_the_same_branches(db: Path) -> None:
             one = kb.history(found.key, day)
             assert found.versions == one.versions, found.key
             assert (found.split_from, found.merged_into) == (one.split_from, one.merged_into)
+
+
+def test_where_names_what_branched_on_the_way(db: Path) -> None:
+    kb = rules_kb.open(db)
+    found = kb.where("704.5k", "2027-03-03", "2027-09-01")
+    assert (found.status, found.now) == ("same", "704.5k")
+    assert found.branch_notes == (
+        "704.5q split off it in 2027-06-01",
+        "704.5q merged into it in 2027-09-01",
+    )
+    back = kb.where("704.5k", "2027-09-01", "2027-03-03")
+    assert back.branches == found.branches  # oldest first, either way
+    assert kb.where("704.5k", "2027-03-03", "2027-06-01").branch_notes == (
+        "704.5q split off it in 2027-06-01",
+    )
+    assert kb.where("704.5k", "2027-06-01", "2027-09-01").branch_notes == (
+        "704.5q merged into it in 2027-09-01",
+    )
+    # The record that branched is the headline, not a branch of its own way.
+    part = kb.where("704.5q", "2027-06-01", "2027-09-01")
+    assert (part.status, part.now, part.branches) == ("merged", "704.5k", ())
+    shown = ok_cli("--db", db, "where", "704.5k", "-e", "2027-03-03", "--to", "2027-09-01")
+    assert "704.5q split off it in 2027-06-01" in shown.stdout
+    document = json.loads(
+        ok_cli(
+            "--db", db, "where", "704.5k", "-e", "2027-03-03", "--to", "2027-06-01", "--json"
+        ).stdout
+    )
+    assert document["branches"] == [
+        {"relation": "split", "edition": "2027-06-01", "number": "704.5q"}
+    ]
+    assert "On the way, 704.5q merged into it in 2027-09-01." in where_text(found)

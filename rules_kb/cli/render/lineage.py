@@ -33,6 +33,8 @@ def where(out: Screen, found: Where) -> None:
         )
         changed = "its wording changed on the way" if found.text_changed else "same wording"
         out.add((changed, "dim"), indent=2)
+    for note in found.branch_notes:
+        out.add((note, "dim"), indent=2, hang=2)
     if len(found.steps) > 1:
         out.add(("steps:", "dim"), indent=2)
         for step in found.steps:
