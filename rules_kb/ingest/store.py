@@ -429,7 +429,7 @@ def m026_examples_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m027_ranges_addresses_names(db: Database, progress: Progress) -> None:
+def m027_ranges_addresses_names(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m026), and now a range a rule cites
     follows the renumbering at both ends (117.2's "601.2e-g" is "601.2f-h" in 2015-07-17,
     the same wording), angle brackets around a web address are typography (100.6 of
@@ -441,7 +441,7 @@ def m027_ranges_addresses_names(db: Database, progress: Progress) -> None:
 
 
 @migration
-def m028_priority_sentences(db: Database, progress: Progress) -> None:
+def m028_priority_sentences(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m027), and now "play spells and
     abilities" reads as Magic 2010's "cast spells and activate abilities" when texts are
     compared, so the rules of 2009-07-11 that give the active player priority in a step
@@ -452,7 +452,7 @@ def m028_priority_sentences(db: Database, progress: Progress) -> None:
 
 
 @migration
-def m029_examples_carried(db: Database, progress: Progress) -> None:
+def m029_examples_carried(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m028), and now an old rule left over
     whose example one new rule prints went on there: 419.8b of 2001-07-23 and 500.5 of
     2003-07-01 are their old selves rewritten around the same example, 309.4 of 2009-05-01
@@ -462,7 +462,7 @@ def m029_examples_carried(db: Database, progress: Progress) -> None:
 
 
 @migration
-def m030_glued_trademarks(db: Database, progress: Progress) -> None:
+def m030_glued_trademarks(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m029), and now a ™ that a damaged copy
     printed as a "T" or a U+FFFD glued to the name ("OracleT", "Kingdoms" and U+FFFD, in
     2001-07-23 to 2002-02-20) is typography: 503.1, 100.3, 200.1, 206.2 and 502.17a were
@@ -471,7 +471,7 @@ def m030_glued_trademarks(db: Database, progress: Progress) -> None:
 
 
 @migration
-def m031_placeholders(db: Database, progress: Progress) -> None:
+def m031_placeholders(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m030), and now a placeholder's angle
     brackets against square ones are typography: "Protection from <quality>" of
     1999-04-23 is "Protection from [quality]" of 1999-11-01 (211.1, 410.9b, 502.7a were
