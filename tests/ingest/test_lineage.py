@@ -243,6 +243,19 @@ def test_history_names_what_left_a_line_and_what_joined_it(
         assert kb.history(other, before).merged_into == Step(day, number)
 
 
+@pytest.mark.parametrize("edition", ["2001-07-23", "latest"])
+def test_every_history_at_once_is_each_history(kb: rules_kb.KnowledgeBase, edition: str) -> None:
+    """The web edition reads every line of an edition at once: each history it gets, the
+    records split off and merged in included, is what `history` says of that record."""
+    found = list(kb.histories(edition))
+    branched = [h for h in found if any(v.branches for v in h.versions)]
+    assert len(branched) > 50
+    for history in branched + found[:: max(1, len(found) // 50)]:
+        one = kb.history(history.key, history.edition)
+        assert history.versions == one.versions, history.key
+        assert (history.split_from, history.merged_into) == (one.split_from, one.merged_into)
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]
