@@ -175,6 +175,31 @@ def cold(db: Path, argv: Sequence[str], runs: int) -> float:
     return statistics.median(times)
 
 
+#: The bands of `ceiling`: the last rank of each.
+BANDS = (10, 30, 100)
+
+
+def ceiling(db: Path, splits: Sequence[str]) -> str:
+    """Where the first (lenient) answer of each question stands in the top 100 of
+    `search`: what better ranking alone could reach, and what it never could (no answer
+    in the top 100 is a question the search does not find)."""
+    import rules_kb
+
+    kb = rules_kb.open(db)
+    latest = kb.edition("latest")
+    rows: list[list[object]] = []
+    for split in splits:
+        cases = load(split)
+        counts = dict.fromkeys((*BANDS, None), 0)
+        for case in cases:
+            found = kb.search(str(case["q"]), latest, limit=BANDS[-1]).hits
+            ranked = [hit.label for hit in found if hit.kind != "glossary"]
+            rank = answers(ranked, list(case["answers"]), lenient=True)  # type: ignore[call-overload]
+            counts[next((band for band in BANDS if rank is not None and rank <= band), None)] += 1
+        rows.append([f"{split} ({len(cases)})", *counts.values()])
+    return table(["questions", "top 10", "11-30", "31-100", "not in the top 100"], rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=Path(os.environ.get("RULES_KB_DB", "rules.db")))
@@ -182,8 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="relevance of search only")
     parser.add_argument("--misses", action="store_true", help="list the questions missed")
     parser.add_argument("--runs", type=int, default=7, help="cold runs per command")
+    parser.add_argument(
+        "--ceiling", action="store_true", help="where the answers stand in the top 100 only"
+    )
     args = parser.parse_args(argv)
     compiled()
+    if args.ceiling:
+        print(ceiling(args.db, [*SPLITS] if args.split == "all" else [args.split]))
+        return 0
     search, show, latest = ours(args.db)
     splits = [*SPLITS, "all"] if args.split == "all" else [args.split]
     headers = ["system", "questions", "first", "top 3", "top 10", "strict first",
