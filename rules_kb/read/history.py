@@ -161,7 +161,7 @@ class Lineage:
             glossary=kind == "glossary",
         )
         if branching:
-            versions = _branched(versions, branching, date_of)
+            versions = _branched(versions, _branches(branching, date_of))
         last_day = date_of[line[-1].edition_id]
         removed = dates[dates.index(last_day) + 1] if last_day != dates[-1] else None
         return History(
@@ -312,10 +312,7 @@ class Lineage:
             if forward
             else window[: window.index(line[start]) + 1][::-1]
         )
-        branches = tuple(
-            Branch(relation, date_of[here.edition_id], other.key)
-            for here, relation, other in self.lines.branches(kind, window)
-        )
+        branches = _branches(self.lines.branches(kind, window), date_of)
         steps: list[Step] = []
         for run in _runs(path):
             earliest = min(date_of[node.edition_id] for node in run)
@@ -577,16 +574,20 @@ _VERSION_STATUS: Mapping[str, VersionStatus] = {
 }
 
 
-def _branched(
-    versions: list[Version], branching: Sequence[Branching], date_of: Mapping[int, str]
-) -> list[Version]:
+def _branches(branching: Sequence[Branching], date_of: Mapping[int, str]) -> tuple[Branch, ...]:
+    """What left a line or joined it, as records: the edition, the other's number."""
+    return tuple(
+        Branch(relation, date_of[here.edition_id], other.key) for here, relation, other in branching
+    )
+
+
+def _branched(versions: list[Version], branches: Sequence[Branch]) -> list[Version]:
     """The versions with the records that left the line or joined it, each in the version
     whose span holds the edition where it happened."""
     found: dict[int, list[Branch]] = {}
-    for here, relation, other in branching:
-        day = date_of[here.edition_id]
-        index = next(i for i, v in enumerate(versions) if v.first <= day <= v.last)
-        found.setdefault(index, []).append(Branch(relation, day, other.key))
+    for branch in branches:
+        index = next(i for i, v in enumerate(versions) if v.first <= branch.edition <= v.last)
+        found.setdefault(index, []).append(branch)
     return [
         replace(version, branches=tuple(found[i])) if i in found else version
         for i, version in enumerate(versions)
