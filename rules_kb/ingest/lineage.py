@@ -566,28 +566,35 @@ class Relations:
 
     @classmethod
     def read(cls, conn: sqlite3.Connection, kind: Kind) -> Relations:
-        split_off: dict[tuple[int, int], list[int]] = {}
-        merged_in: dict[tuple[int, int], list[int]] = {}
-        for edition_id, seq, old_seq, status in conn.execute(
-            "SELECT edition_id, seq, old_seq, status FROM lineage WHERE kind = ?"
-            " AND status IN ('split', 'merged') ORDER BY rowid",
-            [kind],
-        ):
-            if status == "split":
-                split_off.setdefault((edition_id, old_seq), []).append(seq)
-            else:
-                merged_in.setdefault((edition_id, seq), []).append(old_seq)
-        return cls(split_off, merged_in)
+        """The rows of the stored lineage."""
+        return cls._of(
+            conn.execute(
+                "SELECT status, edition_id, old_seq, seq FROM lineage WHERE kind = ?"
+                " AND status IN ('split', 'merged') ORDER BY rowid",
+                [kind],
+            )
+        )
 
     @classmethod
     def of(cls, found: Forest) -> Relations:
         """The same, from every line at once."""
+        return cls._of(
+            [
+                *(("split", e, old, seq) for (e, seq), (_, old) in found.split_from.items()),
+                *(("merged", e, old, seq) for (_, old), (e, seq) in found.merged_into.items()),
+            ]
+        )
+
+    @classmethod
+    def _of(cls, rows: Iterable[tuple[str, int, int, int]]) -> Relations:
+        """From (status, edition id, old seq, seq) of each split or merged pair."""
         split_off: dict[tuple[int, int], list[int]] = {}
         merged_in: dict[tuple[int, int], list[int]] = {}
-        for (edition_id, seq), (_, old_seq) in found.split_from.items():
-            split_off.setdefault((edition_id, old_seq), []).append(seq)
-        for (_, old_seq), (edition_id, seq) in found.merged_into.items():
-            merged_in.setdefault((edition_id, seq), []).append(old_seq)
+        for status, edition_id, old_seq, seq in rows:
+            if status == "split":
+                split_off.setdefault((edition_id, old_seq), []).append(seq)
+            else:
+                merged_in.setdefault((edition_id, seq), []).append(old_seq)
         return cls(split_off, merged_in)
 
     def along(self, line: Sequence[Node], node: Callable[[int, int], Node]) -> list[Branching]:

@@ -93,8 +93,9 @@ class Version:
             return f"{said}, example changed" if said else "example changed"
         return said
 
-    def as_json(self, *, glossary: bool) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         """The SPEC shape of one version."""
+        glossary = self.glossary
         name = "term" if glossary else "number"
         document: dict[str, Any] = {
             "from": self.first,
@@ -150,14 +151,13 @@ class History:
 
     def as_json(self) -> dict[str, Any]:
         """The SPEC shape of `history --json`."""
-        glossary = self.kind == "glossary"
         document: dict[str, Any] = {
             "query": self.query,
             "kind": self.kind,
             "edition": self.edition,
             "introduced_in": self.introduced_in,
             "removed_in": self.removed_in,
-            "versions": [version.as_json(glossary=glossary) for version in self.versions],
+            "versions": [version.as_json() for version in self.versions],
         }
         if self.subrules:
             document["subrules"] = [history.as_json() for history in self.subrules]

@@ -690,7 +690,7 @@ def test_a_rule_whose_only_change_is_an_example_is_the_same_rule(tmp_path: Path)
     assert newest.example_words == (
         (("=", "Ana and Ben each start with "), ("-", "ten"), ("+", "twelve"), ("=", " pebbles.")),
     )
-    assert newest.as_json(glossary=False)["examples_changed"] is True
+    assert newest.as_json()["examples_changed"] is True
     where = kb.where("100.1a", "2027-01-01", "2027-03-03")
     assert (where.status, where.now, where.text_changed) == ("moved", "100.1b", False)
     change = next(c for c in kb.diff("2027-01-01", "2027-02-02").rules if c.new_key == "100.1a")
