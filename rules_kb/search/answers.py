@@ -11,7 +11,9 @@ it as well as it covers them: the rarer the concept, the more it counts. Then:
   (702.2c, about deathtouch, speaks of "excess damage", not of trample);
 - a heading ("Trample") stands for its best subrule, and a glossary definition comes
   after the rule that states the answer;
-- an example speaks for its rule.
+- an example speaks for its rule;
+- a situation the question tells (words that come together: "in response", "sacrificed",
+  "target") lifts the rules that answer it, like a concept of its own.
 
 Everything here is plain Python over texts and stems; the caller runs the index.
 """
@@ -28,7 +30,7 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
@@ -40,11 +42,14 @@ from rules_kb.search.questions import (
     Entry,
     Lexicon,
     Recognised,
+    Situation,
     breaks,
     capitalised,
     cited_cards,
     name_runs,
     shown,
+    situations,
+    situations_in,
     tokens,
     vocabulary_digest,
     vocabulary_lexicon,
@@ -70,6 +75,9 @@ EXAMPLE = 0.8
 LONG_TEXT = 0.17
 #: How much more a named concept counts (a keyword, a term of the vocabulary) than a word.
 NAMED = 1.5
+#: How much a situation the question tells counts (see `situations` in vocabulary.toml),
+#: as a share of the rest of the question.
+SITUATION = 1.0
 #: How much less a keyword's rule counts when the question does not name the keyword.
 FOREIGN_KEYWORD = 1.0
 #: How much a word written as a name mid-sentence counts ("Llanowar Elves"): a card's
@@ -159,6 +167,8 @@ class Book:
     """The index's analyser."""
     paired: dict[int, frozenset[tuple[str, str]]] = field(default_factory=dict)
     """Pairs of adjacent words of the texts ranked so far, by text id."""
+    situations: tuple[Situation, ...] = ()
+    """The situations of the judge's vocabulary, their phrases stemmed by `analyse`."""
 
     def stems(self, text_id: int, text: str) -> list[str]:
         """A text's stems, analysed once per process."""
@@ -266,7 +276,14 @@ def read_book(
         if number[:1] in sections
     }
     return Book(
-        edition, nodes, glossary, lexicon, cited=cited_by, settings=settings, analyse=analyse
+        edition,
+        nodes,
+        glossary,
+        lexicon,
+        cited=cited_by,
+        settings=settings,
+        analyse=analyse,
+        situations=situations(_single_stem(analyse)),
     )
 
 
@@ -337,7 +354,7 @@ def save_book(folder: Path, book: Book, key: str) -> None:
     a folder that cannot be written to is left alone (the next process reads it again)."""
     bare = Book(
         book.edition, book.nodes, book.glossary, book.lexicon, cited=book.cited,
-        settings=book.settings,
+        settings=book.settings, situations=book.situations,
     )  # fmt: skip
     try:
         handle, name = tempfile.mkstemp(dir=folder, prefix=".book-")
@@ -409,6 +426,12 @@ def concepts(
         seen.add(form)
         named = CARD_NAME if at < len(marks) and marks[at] else 1.0
         result.append(Concept(shown(token), None, (form,), (), named * weight([form])))
+    # the situations it tells: concepts of their own, whose words still count as words
+    told = situations_in(found, book.situations, _single_stem(stems))
+    rest = sum(concept.weight for concept in result)
+    for item in told:
+        result.append(Concept(item.words, item.entry.term, (), item.entry.rules, SITUATION * rest))
+        recognised.append(item)
     return result, recognised
 
 
@@ -475,7 +498,12 @@ def _concept(
     )
 
 
+@cache
 def _single_stem(stems: Callable[[str], list[str]]) -> Callable[[str], str]:
+    """A token's one stem ("" for none or several), by the analyser `stems`, each token
+    analysed once per process."""
+
+    @lru_cache(maxsize=65536)
     def normal(token: str) -> str:
         found = stems(token)
         return found[0] if len(found) == 1 else ""

@@ -337,6 +337,95 @@ def vocabulary() -> tuple[Entry, ...]:
     )
 
 
+#: A phrase of a situation: its tokens as written, and their stems ("sacrificed": "sacrif").
+Phrase = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """A situation judges are asked about, told by words that come together in a question
+    ("in response", "sacrificed", "target": a target illegal on resolution, 608.2b)."""
+
+    name: str
+    """What it is, shown as what was recognised."""
+    when: tuple[tuple[Phrase, ...], ...]
+    """Groups of phrases: a question tells the situation when it holds a phrase of every
+    group."""
+    rules: tuple[str, ...]
+    """The rules that answer it."""
+    reason: str
+    """Why they do."""
+
+    def entry(self) -> Entry:
+        """The situation as a vocabulary entry: its name and rules, no words of its own."""
+        return Entry(words=(), term=self.name, rules=self.rules, reason=self.reason)
+
+
+@cache
+def situations(normal: Callable[[str], str] | None = None) -> tuple[Situation, ...]:
+    """The situations of the judge's vocabulary (``[[situation]]`` in vocabulary.toml), each
+    phrase with its tokens' stems by `normal` (a stemmer; the tokens themselves without)."""
+    data = tomllib.loads(_vocabulary_text())
+
+    def phrase(written: object) -> Phrase:
+        found = _phrase(str(written).lower())
+        return found, tuple((normal(token) or token) if normal else token for token in found)
+
+    return tuple(
+        Situation(
+            name=str(item["name"]),
+            when=tuple(tuple(phrase(written) for written in group) for group in item["when"]),
+            rules=tuple(str(number) for number in item["rules"]),
+            reason=str(item["reason"]),
+        )
+        for item in data.get("situation", ())
+    )
+
+
+def situations_in(
+    found: Sequence[str],
+    told: Sequence[Situation],
+    normal: Callable[[str], str] | None = None,
+) -> list[Recognised]:
+    """The situations of `told` that a question's tokens tell, each as recognised: its words
+    the phrases that told it, in the question's order ("target … in response …
+    sacrificed"). With `normal` (the stemmer the situations were read with), "sacrificed"
+    is "sacrifice" too."""
+    normalised = [normal(token) or token for token in found] if normal else list(found)
+    where: dict[str, list[int]] = {}  # token or stem -> its positions
+    for position, (token, form) in enumerate(zip(found, normalised, strict=True)):
+        where.setdefault(token, []).append(position)
+        if form != token:
+            where.setdefault(form, []).append(position)
+
+    def at(phrase: Phrase) -> int | None:
+        written, forms = phrase
+        width = len(written)
+        candidates: set[int] = {*where.get(written[0], ()), *where.get(forms[0], ())}
+        for start in sorted(candidates):
+            if start + width <= len(found) and all(
+                found[start + k] == written[k] or normalised[start + k] == forms[k]
+                for k in range(1, width)
+            ):
+                return start
+        return None
+
+    result: list[Recognised] = []
+    for situation in told:
+        spans: list[tuple[int, int]] = []
+        for group in situation.when:
+            named = [(start, len(p[0])) for p in group if (start := at(p)) is not None]
+            if not named:
+                break
+            start, width = min(named)
+            spans.append((start, start + width))
+        else:
+            spans.sort()
+            words = " … ".join(" ".join(map(shown, found[a:b])) for a, b in spans)
+            result.append(Recognised(words, situation.entry(), spans[0][0], spans[-1][1]))
+    return result
+
+
 @dataclass(frozen=True, slots=True)
 class Recognised:
     """A concept a question names: the words as typed and what they mean."""

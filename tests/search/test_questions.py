@@ -206,6 +206,109 @@ def test_table_vocabulary_is_recognised(question: str, term: str) -> None:
     assert term in [item.entry.term for item in found], (question, found)
 
 
+#: A question of our own for each situation of the vocabulary, as it is asked at a table,
+#: and the rules that answer it (read in the 2026-08-07 text; any of them, or its parent
+#: or a subrule, in the top 3 is an answer).
+SITUATIONS = [
+    ("my removal spell targets his guy, he sacs it in response. what happens?",
+     "a target illegal on resolution", "608.2b"),
+    ("I activate the ability and then sacrifice the creature in response, does it still resolve?",
+     "an ability whose source is gone", "113.7a"),
+    ("both players go to 0 life at the same time, who wins?", "players losing at the same time",
+     "104.4a"),
+    ("can I copy a legendary creature with a clone?", "a copy of a legendary permanent",
+     "704.5j"),
+    ("if I tap an attacking creature, does it still deal damage?",
+     "an attacker or blocker tapped, untapped or taken over", "506.4b"),
+    ("my blocker died before damage, does my trample attacker go through to the player?",
+     "a blocked creature whose blocker is gone", "509.1h"),
+    ("I gain control of his creature until end of turn, who gets it back when it ends?",
+     "a change of control ending", "613.7"),
+    ("both my opponent and I have triggers at the same time, what order do they go in?",
+     "the order of triggered abilities", "603.3b"),
+    ("two effects would double the counters, which one applies first?",
+     "the order of replacement effects", "616.1"),
+    ("I flicker my creature, does it keep its counters when it comes back?",
+     "a permanent that left and came back", "400.7"),
+    ("does a creature at 0 toughness die before the spell finishes resolving?",
+     "when state-based actions happen", "704.3 704.5f"),
+    ("does a copy of a spell count as casting for prowess?", "a copy of a spell", "707.10"),
+    ("what happens to a creature with a +1/+1 counter and a -1/-1 counter?",
+     "+1/+1 and -1/-1 counters together", "704.5q"),
+    ("what happens to my aura when the creature gains protection?",
+     "an Aura on an illegal object", "704.5m"),
+    ("I cast an aura and they give the creature hexproof in response",
+     "an Aura spell whose target goes", "608.3b"),
+    ("my equipped creature is no longer a creature, what happens to the equipment?",
+     "Equipment on an illegal permanent", "704.5n"),
+    ("can I bounce a token back to my hand?", "a token leaving the battlefield", "111.8"),
+    ("do I lose if my library is empty?", "drawing from an empty library", "704.5b"),
+    ("my creature gains first strike after first strike damage, does it deal damage again?",
+     "first strike gained or lost during combat", "702.7c"),
+    ("does damage on my creature wear off at end of turn?", "damage wearing off", "514.2"),
+    ("does lifelink gain me life before I would be dead from the combat damage?",
+     "lifelink and the damage it comes with", "702.15b"),
+    ("which layer does a timestamp matter in?", "the layers of continuous effects", "613.7"),
+    ("a wrath kills my creatures, do their dies triggers see each other at the same time?",
+     "dying creatures that see each other", "603.10a"),
+    ("it deals damage equal to its power but it was sacrificed in response, how much?",
+     "the last known information of a source", "608.2h"),
+    ("my ETB trigger has no legal targets, what happens?",
+     "a triggered ability with no legal target", "603.3d"),
+    ("my commander dies, can I put it into the command zone?",
+     "a commander going to the command zone", "903.9a"),
+    ("I steal a creature with threaten, can it attack if it doesn't have haste?",
+     "summoning sickness after a change of control", "302.6"),
+    ("can I cast an instant during the cleanup step?", "priority in the cleanup step", "514.3"),
+    ("does an indestructible creature die at 0 toughness?",
+     "an indestructible creature with toughness 0", "704.5f"),
+    ("does floating mana empty between steps?", "mana left over between steps", "106.4"),
+]  # fmt: skip
+
+
+def test_every_situation_has_groups_rules_and_a_reason() -> None:
+    data = tomllib.loads(VOCABULARY.read_text(encoding="utf-8"))["situation"]
+    assert len(data) == len(questions.situations()) >= 20
+    for item in data:
+        assert item["name"] and item["rules"] and item["when"], item
+        assert len(item["reason"]) >= 10, item
+        for group in item["when"]:
+            assert group and all(word == word.lower() and questions.tokens(word) for word in group)
+    assert {name for _question, name, _rule in SITUATIONS} == {item["name"] for item in data}
+
+
+@pytest.mark.parametrize(("question", "name", "rule"), SITUATIONS)
+def test_a_situation_is_told_by_its_words_together(question: str, name: str, rule: str) -> None:
+    from rules_kb.search.answers import _single_stem
+    from rules_kb.search.index import stems
+
+    normal = _single_stem(stems)
+    told = questions.situations_in(questions.tokens(question), questions.situations(normal), normal)
+    assert name in [item.entry.term for item in told], (question, told)
+
+
+def test_a_situation_needs_a_word_of_every_group() -> None:
+    told = questions.situations()
+    found = questions.situations_in
+    # "target" and "in response" without anything that made the target go
+    assert not found(questions.tokens("can I target it in response?"), told)
+    assert found(questions.tokens("can I target it in response after it gained hexproof?"), told)
+    # keywords looked up tell no situation
+    for query in ("trample", "deathtouch trample", "legend rule", "702.19b"):
+        assert not found(questions.tokens(query), told), query
+    # inflections are the word's only through the stemmer the situations were read with
+    blinked = questions.tokens("he blinked it, responding to my spell targeting it")
+    assert not found(blinked, told)
+    from rules_kb.search.answers import _single_stem
+    from rules_kb.search.index import stems
+
+    normal = _single_stem(stems)
+    item = found(blinked, questions.situations(normal), normal)
+    assert [i.words for i in item if i.entry.term == "a target illegal on resolution"] == [
+        "blinked … responding … targeting"
+    ]
+
+
 def test_word_pairs_keep_function_words_but_not_articles() -> None:
     from rules_kb.search.answers import word_pairs
 
@@ -260,6 +363,18 @@ def test_every_vocabulary_rule_exists_in_the_latest_edition(kb: Any) -> None:
     for entry in questions.vocabulary():
         for number in entry.rules:
             assert number in numbers, (entry.term, number)
+    for situation in questions.situations():
+        for number in situation.rules:
+            assert number in numbers, (situation.name, number)
+
+
+@pytest.mark.parametrize(("question", "name", "rule"), SITUATIONS)
+def test_a_situation_lifts_the_rule_that_answers_it(
+    kb: Any, question: str, name: str, rule: str
+) -> None:
+    found = ranked(kb, question)[:3]
+    close = {n for answer in rule.split() for n in (answer, _parent(answer))}
+    assert any(n in close or _parent(n) in close for n in found), (question, found)
 
 
 def ranked(kb: Any, question: str, edition: str = "latest", limit: int = 10) -> list[str]:
