@@ -461,6 +461,75 @@ class Lines:
             return None
         return self.node(kind, following, seq)
 
+    def steps(
+        self, kind: Kind, edition_id: int, seqs: Iterable[int], *, back: bool
+    ) -> dict[int, int]:
+        """Where many records of an edition came from in the edition before (`back`) or
+        went in the edition after, at once: seq -> seq there, for the records whose line
+        goes on (what `back` and `forward` say of each), reading only their rows: a
+        few hundred lines followed through a hundred editions cost a few queries per
+        edition, not every edition read whole."""
+        wanted = sorted(set(seqs))
+        other = (self.previous if back else self.following).get(edition_id)
+        if other is None or not wanted:
+            return {}
+        table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
+        marks = ", ".join("?" * len(wanted))
+        found: dict[int, int] = {}
+        explicit: dict[int, tuple[int | None, str]] = {}
+        # as `_explicit_new` (back: the row naming the record, a merged row last) or
+        # `_explicit_old` (forward: the row naming it as the old record, a split row last)
+        named, there_column, last, rows_of, ends = (
+            ("seq", "old_seq", "merged", edition_id, "split")
+            if back
+            else ("old_seq", "seq", "split", other, "merged")
+        )
+        query = (
+            f"SELECT {named}, {there_column}, status FROM lineage WHERE edition_id = ?"
+            f" AND kind = ? AND {named} IN ({marks}) ORDER BY status = '{last}', rowid"
+        )
+        for seq, there, status in self.conn.execute(query, [rows_of, kind, *wanted]):
+            explicit.setdefault(int(seq), (there, status))
+        for seq, (there, status) in explicit.items():
+            if there is not None and status != ends:
+                found[seq] = int(there)
+        rest = [seq for seq in wanted if seq not in explicit]
+        if not rest:
+            return found
+        # the others are the record of the same number (or term) and text there
+        marks = ", ".join("?" * len(rest))
+        rows = {
+            int(seq): (str(key_), int(text_id))
+            for seq, key_, text_id in self.conn.execute(
+                f"SELECT seq, {column}, text_id FROM {table} WHERE edition_id = ?"
+                f" AND seq IN ({marks})",
+                [edition_id, *rest],
+            )
+        }
+        names = sorted({key_ for key_, _text_id in rows.values()})
+        namesakes: dict[tuple[str, int], int] = {}
+        for seq, key_, text_id in self.conn.execute(
+            f"SELECT seq, {column}, text_id FROM {table} WHERE edition_id = ?"
+            f" AND {column} IN ({', '.join('?' * len(names))}) ORDER BY seq",
+            [other, *names],
+        ):
+            namesakes.setdefault((str(key_), int(text_id)), int(seq))
+        reached = {seq: there for seq in rest if (there := namesakes.get(rows[seq])) is not None}
+        if not back and reached:
+            # a record of the next edition that a row names came from elsewhere
+            marks = ", ".join("?" * len(reached))
+            elsewhere = {
+                int(seq)
+                for (seq,) in self.conn.execute(
+                    f"SELECT seq FROM lineage WHERE edition_id = ? AND kind = ?"
+                    f" AND seq IN ({marks})",
+                    [other, kind, *reached.values()],
+                )
+            }
+            reached = {seq: there for seq, there in reached.items() if there not in elsewhere}
+        found.update(reached)
+        return found
+
     def branches(self, kind: Kind, line: Sequence[Node]) -> list[Branching]:
         """The records that left a line or joined it: in each edition after its first,
         those split off the line's record of the edition before, and those of the

@@ -29,7 +29,7 @@ import re
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
@@ -47,11 +47,14 @@ from rules_kb.search.questions import (
     capitalised,
     cited_cards,
     name_runs,
+    renumber,
     shown,
     situations,
     situations_in,
     tokens,
+    vocabulary,
     vocabulary_digest,
+    vocabulary_edition,
     vocabulary_lexicon,
 )
 from rules_kb.titles import TITLE_LENGTH, is_title
@@ -229,7 +232,10 @@ def read_book(
         if is_title(text)
     ]
     glossary: dict[str, tuple[int, tuple[str, ...]]] = {}
-    lexicon = vocabulary_lexicon().copy()
+    told = situations(_single_stem(analyse))
+    numbers = vocabulary_numbers(conn, edition_id, told)
+    lexicon = vocabulary_lexicon().renumbered(numbers)
+    told = tuple(replace(item, rules=renumber(item.rules, numbers)) for item in told)
     for term, text_id, text in conn.execute(
         "SELECT g.term, g.text_id, t.text FROM glossary g JOIN texts t ON t.id = g.text_id"
         " WHERE g.edition_id = ? ORDER BY g.seq",
@@ -283,8 +289,56 @@ def read_book(
         cited=cited_by,
         settings=settings,
         analyse=analyse,
-        situations=situations(_single_stem(analyse)),
+        situations=told,
     )
+
+
+def vocabulary_numbers(
+    conn: sqlite3.Connection, edition_id: int, told: Sequence[Situation]
+) -> dict[str, tuple[str, ...]]:
+    """The rules of the judge's vocabulary and its situations, numbered as of the
+    vocabulary's edition, as they are numbered in another edition: the record each one's
+    line of descent reaches there in the stored lineage (702.19 Trample is 502.9 in
+    2009-05-01), or nothing where the rule did not exist yet (or any more). Empty for the
+    vocabulary's own edition, or a database without it (the numbers are read as given)."""
+    from rules_kb.ingest.lineage import Lines
+
+    anchor = conn.execute(
+        "SELECT id, date FROM editions WHERE date = ?", [vocabulary_edition()]
+    ).fetchone()
+    if anchor is None or anchor[0] == edition_id:
+        return {}
+    wanted = sorted(
+        {rule for entry in vocabulary() for rule in entry.rules}
+        | {rule for item in told for rule in item.rules}
+    )
+    seqs = dict(
+        conn.execute(
+            f"SELECT number, seq FROM rules WHERE edition_id = ? AND number IN"
+            f" ({', '.join('?' * len(wanted))}) ORDER BY seq DESC",  # (the first one stays)
+            [anchor[0], *wanted],
+        )
+    )
+    (date,) = conn.execute("SELECT date FROM editions WHERE id = ?", [edition_id]).fetchone()
+    back = date < anchor[1]
+    lines = Lines(conn)
+    next_edition = lines.previous if back else lines.following
+    at: dict[str, int] = dict(seqs)  # each rule's record in the edition reached so far
+    here: int | None = anchor[0]
+    while at and here is not None and here != edition_id:
+        went = lines.steps("rule", here, at.values(), back=back)
+        at = {rule: went[seq] for rule, seq in at.items() if seq in went}
+        here = next_edition.get(here)
+    if here != edition_id or not at:
+        return dict.fromkeys(wanted, ())
+    keys = dict(
+        conn.execute(
+            f"SELECT seq, number FROM rules WHERE edition_id = ? AND seq IN"
+            f" ({', '.join('?' * len(at))})",
+            [edition_id, *at.values()],
+        )
+    )
+    return {rule: (str(keys[at[rule]]),) if rule in at else () for rule in wanted}
 
 
 def _small(nodes: dict[str, Node], number: str, most: int) -> bool:

@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import pairwise
+from typing import Any
 
 from rules_kb.resources import read_text
 from rules_kb.typography import fold
@@ -312,6 +313,19 @@ def _vocabulary_text() -> str:
 
 
 @cache
+def _vocabulary_data() -> dict[str, Any]:
+    return tomllib.loads(_vocabulary_text())
+
+
+@cache
+def vocabulary_edition() -> str | None:
+    """The edition whose rule numbers the vocabulary gives (its entries' and situations'
+    `rules`); None if it does not say."""
+    found = _vocabulary_data().get("edition")
+    return str(found) if found else None
+
+
+@cache
 def vocabulary_digest() -> str:
     """A digest of the judge's vocabulary as shipped and of the question words (which keep
     glossary names out of it): what was made from them is stale when this changes."""
@@ -323,7 +337,7 @@ def vocabulary_digest() -> str:
 @cache
 def vocabulary() -> tuple[Entry, ...]:
     """The judge's vocabulary shipped in ``data/vocabulary.toml``."""
-    data = tomllib.loads(_vocabulary_text())
+    data = _vocabulary_data()
     return tuple(
         Entry(
             words=tuple(str(word).lower() for word in item["words"]),
@@ -365,7 +379,7 @@ class Situation:
 def situations(normal: Callable[[str], str] | None = None) -> tuple[Situation, ...]:
     """The situations of the judge's vocabulary (``[[situation]]`` in vocabulary.toml), each
     phrase with its tokens' stems by `normal` (a stemmer; the tokens themselves without)."""
-    data = tomllib.loads(_vocabulary_text())
+    data = _vocabulary_data()
 
     def phrase(written: object) -> Phrase:
         found = _phrase(str(written).lower())
@@ -380,6 +394,12 @@ def situations(normal: Callable[[str], str] | None = None) -> tuple[Situation, .
         )
         for item in data.get("situation", ())
     )
+
+
+def renumber(rules: Sequence[str], numbers: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Rule numbers as `numbers` gives them in another edition (a number it does not name
+    stays; one it maps to nothing is dropped)."""
+    return tuple(dict.fromkeys(found for rule in rules for found in numbers.get(rule, (rule,))))
 
 
 def situations_in(
@@ -459,6 +479,24 @@ class Lexicon:
     def copy(self) -> Lexicon:
         """A lexicon of the same phrases, to add more to."""
         return Lexicon({first: list(options) for first, options in self.phrases.items()})
+
+    def renumbered(self, numbers: Mapping[str, tuple[str, ...]]) -> Lexicon:
+        """A lexicon of the same phrases, its entries' rules replaced by what `numbers`
+        gives for them (a number it does not name stays)."""
+        entries: dict[Entry, Entry] = {}
+
+        def moved(entry: Entry) -> Entry:
+            found = entries.get(entry)
+            if found is None:
+                found = entries[entry] = replace(entry, rules=renumber(entry.rules, numbers))
+            return found
+
+        return Lexicon(
+            {
+                first: [(phrase, moved(entry)) for phrase, entry in options]
+                for first, options in self.phrases.items()
+            }
+        )
 
     def sort(self) -> None:
         """Longest phrases first, so that the longest match wins."""

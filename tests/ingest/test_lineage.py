@@ -607,3 +607,29 @@ def test_the_solver_falls_back_to_scipys_public_import(monkeypatch: pytest.Monke
         assert assignment.linear_sum_assignment() is public
     finally:
         assignment.linear_sum_assignment.cache_clear()
+
+
+@pytest.mark.parametrize("date", ["2001-07-23", "2009-07-11", "2023-04-14"])
+def test_many_steps_at_once_are_each_records_step(all_editions_db: Path, date: str) -> None:
+    """`Lines.steps` (a few hundred lines followed at once, reading only their rows) says of
+    every record what `back` and `forward` say of it one by one: on an edition that split,
+    merged and renumbered many, both ways, rules and glossary entries."""
+    conn = sqlite3.connect(all_editions_db)
+    try:
+        (edition_id,) = conn.execute("SELECT id FROM editions WHERE date = ?", [date]).fetchone()
+        for kind, table in (("rule", "rules"), ("glossary", "glossary")):
+            lines = lineage.Lines(conn)
+            seqs = [s for (s,) in conn.execute(f"SELECT seq FROM {table} WHERE edition_id = ?",
+                                               [edition_id])]  # fmt: skip
+            for back in (True, False):
+                many = lines.steps(kind, edition_id, seqs, back=back)
+                one_by_one = {}
+                for seq in seqs:
+                    node = lines.node(kind, edition_id, seq)
+                    found = lines.back(kind, node) if back else lines.forward(kind, node)
+                    if found is not None:
+                        one_by_one[seq] = found.seq
+                assert many == one_by_one, (kind, back)
+                assert len(many) > len(seqs) / 2
+    finally:
+        conn.close()

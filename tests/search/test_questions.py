@@ -309,6 +309,18 @@ def test_a_situation_needs_a_word_of_every_group() -> None:
     ]
 
 
+def test_renumbering_moves_the_vocabularys_rules_and_nothing_else() -> None:
+    numbers = {"702.19": ("502.9",), "730": ()}
+    assert questions.renumber(("702.19", "730", "104.3a"), numbers) == ("502.9", "104.3a")
+    lexicon = questions.vocabulary_lexicon()
+    moved = lexicon.renumbered({"603.6a": ("410.10",), "603.6": ()})
+    found = moved.recognise(questions.tokens("what happens to the ETB trigger"))
+    assert [item.entry.rules for item in found] == [("410.10",)]
+    # the shared lexicon is left as it was
+    found = lexicon.recognise(questions.tokens("what happens to the ETB trigger"))
+    assert [item.entry.rules for item in found] == [("603.6a", "603.6")]
+
+
 def test_word_pairs_keep_function_words_but_not_articles() -> None:
     from rules_kb.search.answers import word_pairs
 
@@ -358,7 +370,8 @@ def kb(all_editions_db: Path) -> Any:
     opened.close()
 
 
-def test_every_vocabulary_rule_exists_in_the_latest_edition(kb: Any) -> None:
+def test_every_vocabulary_rule_exists_in_the_vocabularys_edition(kb: Any) -> None:
+    assert questions.vocabulary_edition() == LATEST
     numbers = set(kb.reader.numbers(LATEST))
     for entry in questions.vocabulary():
         for number in entry.rules:
@@ -620,6 +633,27 @@ def test_questions_answer_as_of_the_edition(kb: Any) -> None:
     # deathtouch was 502.63 in 2009-05-01, before the keywords moved to 702
     found = ranked(kb, "does deathtouch work with trample?", "2009-05-01")
     assert found and all(number.startswith("502.") for number in found[:3]), found
+
+
+def test_the_vocabulary_lifts_an_older_editions_own_rules(kb: Any) -> None:
+    """The vocabulary's numbers are those of its edition; asked of another, a question
+    lifts the rules they were there (608.2b was 413.2a in 2009-05-01), never the rule that
+    happened to have the number then, and nothing where the rule did not exist yet."""
+    question = "my removal spell targets his guy, he sacs it in response. what happens?"
+    shown = kb.show(question, "2009-05-01", limit=3).value
+    told = {item.term: item.rules for item in shown.recognised}
+    assert told["a target illegal on resolution"] == ("413.2a",)
+    assert told["sacrifice"] == ("501.6",)  # 701.21 in 2026-08-07
+    assert shown.answers[0].number == "413.2a"
+    sqlite = kb.reader.conn
+    edition_id = sqlite.execute("SELECT id FROM editions WHERE date = '2009-05-01'").fetchone()
+    from rules_kb.search import answers
+
+    numbers = answers.vocabulary_numbers(sqlite, edition_id[0], questions.situations())
+    assert numbers["702.19"] == ("502.9",) and numbers["608.2b"] == ("413.2a",)
+    assert numbers["730"] == ()  # merged permanents, from 2020
+    latest = sqlite.execute("SELECT id FROM editions WHERE date = ?", [LATEST]).fetchone()
+    assert answers.vocabulary_numbers(sqlite, latest[0], questions.situations()) == {}
 
 
 def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
