@@ -473,9 +473,15 @@ class Lines:
         other = (self.previous if back else self.following).get(edition_id)
         if other is None or not wanted:
             return {}
+        if len(wanted) > STEP_VARIABLES:  # (an old SQLite allows 999 variables a query)
+            found: dict[int, int] = {}
+            for start in range(0, len(wanted), STEP_VARIABLES):
+                chunk = wanted[start : start + STEP_VARIABLES]
+                found.update(self.steps(kind, edition_id, chunk, back=back))
+            return found
         table, column = ("rules", "number") if kind == "rule" else ("glossary", "term")
         marks = ", ".join("?" * len(wanted))
-        found: dict[int, int] = {}
+        found = {}
         explicit: dict[int, tuple[int | None, str]] = {}
         # as `_explicit_new` (back: the row naming the record, a merged row last) or
         # `_explicit_old` (forward: the row naming it as the old record, a split row last)
@@ -679,6 +685,8 @@ class Relations:
 
 #: Lookups of one edition after which Lines reads it whole.
 EDITION_LOOKUPS = 24
+#: Records `Lines.steps` asks about in one query (each a variable of its own).
+STEP_VARIABLES = 900
 
 
 @dataclass(slots=True)
