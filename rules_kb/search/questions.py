@@ -12,7 +12,11 @@ query that is not all capitals), a quoted phrase of several words, `word*`, `wor
 The concepts of a question come from three places: the judge's vocabulary in
 ``data/vocabulary.toml`` (ETB, fizzle, chump block, commander tax...), and, per edition,
 the glossary's names and the headings of the keyword rules (deathtouch, first strike).
-This module imports nothing heavy; stemming is the caller's (the search index's).
+The same file holds situations, told by words that come together rather than by one of
+them ("target", "in response", "sacrificed": a target illegal on resolution). Its rule
+numbers are those of its `edition`; `rules_kb.search.answers` follows them to the
+edition asked. This module imports nothing heavy; stemming is the caller's (the search
+index's).
 """
 
 from __future__ import annotations

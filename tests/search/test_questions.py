@@ -656,6 +656,36 @@ def test_the_vocabulary_lifts_an_older_editions_own_rules(kb: Any) -> None:
     assert answers.vocabulary_numbers(sqlite, latest[0], questions.situations()) == {}
 
 
+@pytest.mark.parametrize(("anchor", "edition"), [(LATEST, "2009-05-01"), (LATEST, "2016-01-16"),
+                                                ("2016-01-16", LATEST)])  # fmt: skip
+def test_the_vocabularys_numbers_go_where_where_says(
+    kb: Any, monkeypatch: Any, anchor: str, edition: str
+) -> None:
+    """Each of the vocabulary's numbers, followed from its edition to another (back, or
+    forward when the vocabulary's edition is the older), is what `where` says it became
+    there; nothing where `where` finds it split off, merged, added or removed."""
+    from rules_kb.errors import RulesKbError
+    from rules_kb.search import answers
+
+    monkeypatch.setattr(answers, "vocabulary_edition", lambda: anchor)
+    conn = kb.reader.conn
+    (edition_id,) = conn.execute("SELECT id FROM editions WHERE date = ?", [edition]).fetchone()
+    numbers = answers.vocabulary_numbers(conn, edition_id, questions.situations())
+    assert len(numbers) > 150
+    differ = []
+    for number, found in numbers.items():
+        try:
+            where = kb.where(number, anchor, edition)
+        except RulesKbError:
+            expected: tuple[str, ...] = ()  # (not a rule of the vocabulary's edition)
+        else:
+            lost = where.now is None or where.status in ("split", "merged", "added", "removed")
+            expected = () if lost else (where.now,)
+        if found != expected:
+            differ.append((number, found, expected))
+    assert not differ
+
+
 def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
     """The floors are what the ranking reached when it was tuned (see docs/benchmarks.md),
     and on the fresh questions what it reached when they were first scored (a sibling of
