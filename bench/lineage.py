@@ -38,6 +38,7 @@ EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
 BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
 SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
+THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
@@ -257,6 +258,41 @@ def labelled(db: Path, folder: Path | None = None) -> str:
     return "\n".join(lines)
 
 
+def third_reader(db: Path) -> str:
+    """A third reader's labels (tests/fixtures/lineage/third_reader/) against the first
+    readers' and rules-kb's: how far two readers of the raw texts agree on the hard steps,
+    the ceiling under any score of the program there."""
+    from tests.ingest.lineage_labels import Step
+    from tests.ingest.test_lineage_labels import _answer
+
+    rows = json.loads((THIRD_READER / "steps.json").read_text(encoding="utf-8"))
+    library = Library(Reader(db))
+
+    def pair(answer: dict[str, str | None]) -> tuple[str | None, str | None]:
+        return answer["counterpart"], answer["status"]
+
+    groups: dict[str, list[int]] = {"agreed": [0, 0, 0, 0], "disagreed": [0, 0, 0, 0]}
+    for row in rows:
+        label, third, then = pair(row["label"]), pair(row["third"]), pair(row["rules_kb"])
+        step = Step(row["stratum"], row["old"], row["new"], row["kind"], row["ask"],
+                    row["key"], *label)  # fmt: skip
+        said = _answer(library, step)
+        now = (said.counterpart, said.status) if said else (None, None)
+        counts = groups["agreed" if then == label else "disagreed"]
+        counts[0] += 1
+        counts[1] += third == label
+        counts[2] += third == then
+        counts[3] += now == label
+    headers = ["steps (rules-kb when drawn against the first label)", "steps",
+               "third reader = first label", "third reader = rules-kb then",
+               "rules-kb now = first label"]  # fmt: skip
+    body = [
+        [name, steps, f"{first} ({first / steps:.0%})", f"{then} ({then / steps:.0%})", now]
+        for name, (steps, first, then, now) in groups.items()
+    ]
+    return table(headers, body)
+
+
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
     from rules_kb.read.history import Lineage
@@ -320,6 +356,8 @@ def main() -> None:
     print(labelled(options.db, BLIND))
     print("\n#### Lineage on the second blind sample (tests/fixtures/lineage/blind2/)\n")
     print(labelled(options.db, SECOND_BLIND))
+    print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
+    print(third_reader(options.db))
     print("\n#### The historians' chains\n")
     print(chain_table(options.db))
     print("\n#### Alignment quality on the earlier hand-labelled pairs (precision / recall)\n")

@@ -117,6 +117,30 @@ def test_stored_lineage_on_each_blind_sample(library: Library, sample: str) -> N
         assert found.precision >= precision and found.recall >= recall, (stratum, wrong[:10])
 
 
+def test_the_third_readers_steps_are_labelled_steps_with_their_labels() -> None:
+    """tests/fixtures/lineage/third_reader/ read 80 labelled steps again (28 where rules-kb
+    and the label disagreed, 52 where they agreed): each is a step of the labelled set or
+    a blind sample, with its first label as it stands there (a label corrected later must
+    be corrected in both)."""
+    import json
+
+    from tests.ingest.lineage_labels import STATUSES
+
+    labelled = {
+        (step.old, step.new, step.kind, step.ask, step.key): (step.counterpart, step.status)
+        for folder in (FOLDER, FOLDER / "blind", FOLDER / "blind2")
+        for step in steps(folder)
+    }
+    rows = json.loads((FOLDER / "third_reader" / "steps.json").read_text(encoding="utf-8"))
+    assert len(rows) == 80
+    for row in rows:
+        where = (row["old"], row["new"], row["kind"], row["ask"], row["key"])
+        assert labelled[where] == (row["label"]["counterpart"], row["label"]["status"]), where
+        assert row["third"]["status"] in STATUSES and row["third"]["confidence"] in {"high", "low"}
+    disagreed = [row for row in rows if row["rules_kb"] != row["label"]]
+    assert len(disagreed) == 28
+
+
 #: Chains the alignment still gets wrong (bench/lineage.py lists them), and why.
 CHAINS_KNOWN_WRONG: dict[str, str] = {}
 
