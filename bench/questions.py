@@ -200,6 +200,47 @@ def ceiling(db: Path, splits: Sequence[str]) -> str:
     return table(["questions", "top 10", "11-30", "31-100", "not in the top 100"], rows)
 
 
+def close(number: str, other: str) -> bool:
+    """Whether two rule numbers name the same answer, leniently (one is the other's
+    parent)."""
+    return number == other or parent(number) == other or parent(other) == number
+
+
+def second_reading(ranked_by: dict[tuple[str, str], list[list[str]]]) -> str:
+    """The questions read twice (`second` in questions.toml: a second reader's answers,
+    given without the first labels or rules-kb's answers): how often the two readings
+    meet, and the top 3 / top 10 of each system by the first label, by the second and by
+    either."""
+    rows = []
+    for split in SPLITS:
+        cases = [case for case in load(split) if "second" in case]
+        if not cases:
+            continue
+        first = [list(case["answers"]) for case in cases]  # type: ignore[call-overload]
+        second = [list(case["second"]) for case in cases]  # type: ignore[call-overload]
+        meet = sum(
+            any(close(a, b) for a in one for b in two)
+            for one, two in zip(first, second, strict=True)
+        )
+        for name in ("rules-kb search", "SQLite FTS5 bm25, words OR-ed"):
+            ranked = ranked_by.get((name, split))
+            if ranked is None:
+                continue
+            cells = []
+            for labels in (first, second, [a + b for a, b in zip(first, second, strict=True)]):
+                ranks = [
+                    answers(found, wanted, lenient=True)
+                    for found, wanted in zip(ranked, labels, strict=True)
+                ]
+                top3 = sum(1 for r in ranks if r is not None and r <= 3)
+                top10 = sum(1 for r in ranks if r is not None)
+                cells.append(f"{top3} / {top10}")
+            rows.append([name, f"{split} ({len(cases)})", f"{meet}", *cells])
+    headers = ["system", "questions", "the readings meet", "first reader: top 3 / top 10",
+               "second reader", "either reader"]  # fmt: skip
+    return table(headers, rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=Path(os.environ.get("RULES_KB_DB", "rules.db")))
@@ -220,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     headers = ["system", "questions", "first", "top 3", "top 10", "strict first",
                "strict top 3", "strict top 10"]  # fmt: skip
     rows: list[list[object]] = []
+    ranked_by: dict[tuple[str, str], list[list[str]]] = {}
     with tempfile.TemporaryDirectory() as work:
         baseline = None if args.quick else fts(args.db, Path(work), latest)
         timing: dict[str, list[float]] = {}
@@ -236,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if split != "all":  # (each question timed once: "all" asks them again)
                     timing.setdefault(name, []).extend(times)
                 rows.append([name, f"{split} ({len(cases)})", *scores(ranked, cases)])
+                ranked_by[(name, split)] = ranked
                 if args.misses and name == "rules-kb search":
                     for found, case in zip(ranked, cases, strict=True):
                         rank = answers(found, list(case["answers"]), lenient=True)  # type: ignore[call-overload]
@@ -244,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table(headers, rows))
         if args.quick:
             return 0
+        print()
+        print(second_reading(ranked_by))
         print()
         names = ["rules-kb search", "SQLite FTS5 bm25, words OR-ed"]
         base95 = percentile(timing[names[1]], 0.95)
