@@ -138,6 +138,8 @@ MAX_POSTED = 4096
 #: Texts whose stems and word pairs an engine keeps for questions, across editions (a text
 #: id is the same text in every edition that prints it): about every text of the index.
 MAX_ANALYSED = 30_000
+#: What a question's card names are told back as: the rules hold no card's text.
+CARDS_TERM = "cards named; the rules hold no card's text: say what a card does to find its rules"
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*[A-Za-z]|[A-Za-z]")  # in a folded query, ’ is '
 _SYNTAX = re.compile(r"[*?~]")
@@ -284,7 +286,7 @@ class Engine:
                 Recognition(item.words, item.entry.term, item.entry.rules)
                 for item in recognised
                 if item.entry.rules or item.words != item.entry.term.lower()
-            )
+            ) + self._cards(text, recognised)
             if not asked or (base is not None and not base):
                 return Results(text, filters, 0, (), None, "question", recognition)
             relevance = self._relevance(asked, filters)
@@ -350,6 +352,22 @@ class Engine:
                 self._posted.clear()
             self._posted[key] = found
         return found
+
+    def _cards(self, text: str, recognised: list[Any]) -> tuple[Recognition, ...]:
+        """The cards a question names, told back as one thing recognised: the rules hold no
+        card's text, so an asker learns to say what a card does ("loses all abilities")."""
+        from rules_kb.search import questions
+
+        covered = {
+            at
+            for item in recognised
+            if " … " not in item.words  # (a situation's words stand apart)
+            for at in range(item.start, item.end)
+        }
+        names = questions.card_names(
+            text, covered, lambda token: any(self._frequency(part) for part in stems(token))
+        )
+        return (Recognition("; ".join(names), CARDS_TERM, ()),) if names else ()
 
     def _frequency(self, stem_text: str) -> int:
         return int(self.reader.doc_frequency("text", stem_text))

@@ -199,6 +199,37 @@ def cited_cards(text: str) -> list[tuple[int, int]]:
 _CARD_QUOTE = re.compile(r"\[\[[^\[\]]+\]\]|\{[^{}]*[A-Za-z][^{}]*\s[^{}]*\}")
 
 
+#: At most this many card names are told back (a long post names many).
+MAX_CARDS = 4
+
+
+def card_names(text: str, covered: Iterable[int], used: Callable[[str], bool]) -> list[str]:
+    """The cards a question names, as written: runs of words written as one name
+    mid-sentence ("Llanowar Elves", "Xenagos, God of Revels"), cards cited in brackets, and
+    single names the rules never use (`used` says whether they use a token) ("Humility");
+    none of them a term the question was read as (`covered`: its tokens). The rules hold
+    no card's text: the caller tells the asker so."""
+    folded = fold(text)
+    found = _matches(folded)
+    marks = capitalised(text)
+    taken = set(covered)
+    spans = sorted({*name_runs(text, marks), *cited_cards(text)})
+    spans = [(a, b) for a, b in spans if not all(at in taken for at in range(a, b))]
+    within = {at for a, b in spans for at in range(a, b)}
+    spans += [
+        (at, at + 1)
+        for at, marked in enumerate(marks)
+        if marked and at not in within and at not in taken and not used(found[at].group())
+    ]
+    names: list[str] = []
+    for start, end in sorted(spans):
+        name = folded[found[start].start() : found[end - 1].end()].strip("[]{} ")
+        name = re.sub(r"['’]s$", "", name)
+        if not any(name.lower() in known.lower() for known in names):
+            names.append(name)
+    return names[:MAX_CARDS]
+
+
 #: The share of a question's words written with a capital from which it is a headline.
 TITLE_CASE = 0.75
 

@@ -611,6 +611,44 @@ def test_cards_cited_in_brackets_are_names() -> None:
     assert marks[found.index("super")] and marks[found.index("state")]
 
 
+def test_the_cards_a_question_names_are_told_back_as_written() -> None:
+    rules_words = {"blocks", "with", "wall", "creature", "trample", "shadow"}
+
+    def named(text: str, covered: tuple[int, ...] = ()) -> list[str]:
+        return questions.card_names(text, covered, lambda token: token.lower() in rules_words)
+
+    # runs written as one name, cited cards, single names the rules never use
+    assert named("My opponent controls Humility and I cast Opalescence. What happens?") == [
+        "Humility",
+        "Opalescence",
+    ]
+    assert named("I control Xenagos, God of Revels and Yasova Dragonclaw. Can Yasova fight?") == [
+        "Xenagos, God of Revels",
+        "Yasova Dragonclaw",
+    ]
+    assert named("can I copy [[super state]] with Gideon Jura's ability?") == [
+        "super state",
+        "Gideon Jura",
+    ]
+    # a word the rules use, a term the question was read as, a sentence's first word, a
+    # headline: no card
+    assert named("my creature has Trample and he blocks with a Wall") == []
+    assert named("my opponent blocks with Death's Shadow", covered=(4, 5)) == []
+    assert named("Humility is out. does it stop my ETB?") == []
+    assert named("Can Planeswalkers Deal Commander Damage?") == []
+    many = "I hold Zarvok and Quillit and Mornax and Tevren and Ulbar. which can I cast?"
+    assert named(many) == ["Zarvok", "Quillit", "Mornax", "Tevren"][: questions.MAX_CARDS]
+
+
+def test_show_tells_the_asker_that_the_rules_hold_no_card_text(kb: Any) -> None:
+    found = kb.show("My opponent controls Humility and I cast Opalescence. What happens?")
+    cards = [item for item in found.value.recognised if item.words == "Humility; Opalescence"]
+    assert cards and not cards[0].rules and "no card" in cards[0].term
+    for question in ["does deathtouch work with trample?", "can a creature with Shadow block?"]:
+        terms = [item.term for item in kb.show(question).value.recognised]
+        assert not any("no card" in term for term in terms), (question, terms)
+
+
 def test_no_phrase_runs_across_a_comma_or_a_sentence() -> None:
     lexicon = questions.vocabulary_lexicon()
     terms = [item.entry.term for item in lexicon.recognise(questions.tokens("artifact creatures"))]
