@@ -55,13 +55,17 @@ def parent(number: str) -> str | None:
     return None
 
 
+def close(number: str, other: str) -> bool:
+    """Whether two rule numbers name the same answer, leniently (one is the other's
+    parent)."""
+    return number == other or parent(number) == other or parent(other) == number
+
+
 def answers(found: Sequence[str], wanted: Sequence[str], *, lenient: bool) -> int | None:
     """The 1-based rank of the first answering hit, or None."""
     for rank, number in enumerate(found, 1):
         for answer in wanted:
-            if number == answer:
-                return rank
-            if lenient and (parent(number) == answer or parent(answer) == number):
+            if number == answer or (lenient and close(number, answer)):
                 return rank
     return None
 
@@ -198,12 +202,6 @@ def ceiling(db: Path, splits: Sequence[str]) -> str:
             counts[next((band for band in BANDS if rank is not None and rank <= band), None)] += 1
         rows.append([f"{split} ({len(cases)})", *counts.values()])
     return table(["questions", "top 10", "11-30", "31-100", "not in the top 100"], rows)
-
-
-def close(number: str, other: str) -> bool:
-    """Whether two rule numbers name the same answer, leniently (one is the other's
-    parent)."""
-    return number == other or parent(number) == other or parent(other) == number
 
 
 def second_reading(ranked_by: dict[tuple[str, str], list[list[str]]]) -> str:

@@ -361,7 +361,7 @@ class Engine:
         covered = {
             at
             for item in recognised
-            if " … " not in item.words  # (a situation's words stand apart)
+            if questions.SITUATION_JOIN not in item.words  # (a situation's stand apart)
             for at in range(item.start, item.end)
         }
         names = questions.card_names(

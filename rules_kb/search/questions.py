@@ -437,6 +437,11 @@ def renumber(rules: Sequence[str], numbers: Mapping[str, tuple[str, ...]]) -> tu
     return tuple(dict.fromkeys(found for rule in rules for found in numbers.get(rule, (rule,))))
 
 
+#: What stands between the phrases that told a situation in what was recognised ("target
+#: … in response … sacrificed"): they are words apart, not one run of the question.
+SITUATION_JOIN = " … "
+
+
 def situations_in(
     found: Sequence[str],
     told: Sequence[Situation],
@@ -476,7 +481,7 @@ def situations_in(
             spans.append((start, start + width))
         else:
             spans.sort()
-            words = " … ".join(" ".join(map(shown, found[a:b])) for a, b in spans)
+            words = SITUATION_JOIN.join(" ".join(map(shown, found[a:b])) for a, b in spans)
             result.append(Recognised(words, situation.entry(), spans[0][0], spans[-1][1]))
     return result
 
