@@ -335,6 +335,19 @@ class KnowledgeBase:
 
         return bool(read_query(text)[1])
 
+    def question_reading(
+        self, edition: str = "latest", tokens: Iterable[str] = ()
+    ) -> dict[str, Any]:
+        """How `search` and `show` read a question of an edition, as JSON data: the
+        vocabulary and names they recognise, the situations, the weights they rank with,
+        and the index term of each of `tokens` (the words another engine searches), so that
+        another engine answers questions the same way. The web edition's search does."""
+        from rules_kb.search.portable import reading
+
+        with self._snapshot() as reader:
+            day = reader.resolve_edition(edition)
+            return reading(reader.conn, reader.edition_id(day), day, tokens)
+
     def answer(self, question: str, edition: str = "latest", *, limit: int = ANSWERS) -> Answer:
         """The few rules that answer a plain-language question, with the terms it named
         and where to read on: the best answer's parent and the rules the answers cite."""

@@ -386,8 +386,11 @@ class Generator:
         """The prebuilt index of the latest edition, as a script."""
         documents = list(search_documents(contents, self.site.built[contents.edition]))
         index = searchindex.serialise(documents, contents.edition)
+        reading = searchindex.reading_of(documents)
+        reading |= self.kb.question_reading(contents.edition, reading.pop("tokens"))
+        reading["phrases_in"] = searchindex.phrase_postings(documents, reading.pop("forms"))
         self.writer.write(
-            at.SEARCH_INDEX, searchindex.script(index, contents.edition), "search index"
+            at.SEARCH_INDEX, searchindex.script(index, contents.edition, reading), "search index"
         )
 
     def static(self, contents: Contents) -> None:
@@ -480,6 +483,8 @@ def offline_pages(contents: Contents) -> list[str]:
         "static/site.js",
         "static/icon.svg",
         "static/vendor/minisearch-7.2.0/minisearch.umd.js",
+        "static/vendor/stemmer-2.0.1/stemmer.js",
+        "static/reading.js",
         at.SEARCH_INDEX,
         "manifest.webmanifest",
     ]

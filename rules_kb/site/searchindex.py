@@ -18,13 +18,6 @@ from typing import Any
 
 #: Tokens: a rule number whole ("702.19b"), else runs of letters and digits.
 TOKEN = re.compile(r"[0-9]+(?:\.[0-9]+[a-z]*)?|[^\W_]+")
-#: Words too common to help ranking; the query drops them too (site.js STOP).
-STOP = frozenset(
-    ("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in",
-     "is", "it", "its", "of", "on", "or", "that", "the", "their", "them", "then", "there",
-     "these", "they", "this", "to", "was", "were", "when", "which", "while", "who", "will",
-     "with", "rule", "rules", "see")
-)  # fmt: skip
 #: The indexed fields: number (or term), heading, text.
 FIELDS = ("n", "h", "x")
 #: Stored with each document, for the result list: number or term, kind, url, preview.
@@ -59,12 +52,19 @@ def tokens(text: str) -> list[str]:
     return TOKEN.findall(text.lower())
 
 
+def plain(token: str) -> str:
+    """A token with its accents dropped (site.js `plain`)."""
+    decomposed = unicodedata.normalize("NFD", token)
+    return "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+
+
 def fold(term: str) -> str | None:
-    """A token as the index keeps it: accents dropped; None for stop words
-    (site.js processTerm)."""
-    decomposed = unicodedata.normalize("NFD", term)
-    folded = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
-    return None if folded in STOP else folded
+    """A token as the index keeps it: accents dropped, then the term `rules-kb search`
+    indexes for it (its Porter stem); None for the stop words and single letters it drops
+    (site.js processTerm, which is given these terms for every token of the edition)."""
+    from rules_kb.search.index import stem
+
+    return stem(plain(term)) or None
 
 
 def preview(text: str) -> str:
@@ -150,15 +150,17 @@ def shown(document: Document) -> str:
     return preview(document.text)
 
 
-def script(index: dict[str, Any], edition: str) -> str:
+def script(index: dict[str, Any], edition: str, reading: dict[str, Any] | None = None) -> str:
     """The index as a script that assigns a global (a <script> tag loads it from file://,
-    where fetching a JSON file is refused)."""
+    where fetching a JSON file is refused), with what reading.js reads a question with."""
     body = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
     body = body.replace("</", "<\\/")
     asking = json.dumps(asking_words(), separators=(",", ":"))
+    read = json.dumps(reading or {}, ensure_ascii=False, separators=(",", ":"))
+    read = read.replace("</", "<\\/")
     return (
         f"window.RULES_KB_INDEX={body};window.RULES_KB_EDITION={json.dumps(edition)};"
-        f"window.RULES_KB_ASKING={asking};\n"
+        f"window.RULES_KB_ASKING={asking};window.RULES_KB_READING={read};\n"
     )
 
 
@@ -168,12 +170,54 @@ def asking_words() -> list[str]:
     from rules_kb.search.questions import QUESTION_WORDS  # (the site's search mirrors them)
 
     found = {
-        token
-        for word in QUESTION_WORDS
-        for token in tokens(word)
-        if len(token) > 1 and token not in STOP
+        token for word in QUESTION_WORDS for token in tokens(word) if len(token) > 1 and fold(token)
     }
     return sorted(found)
+
+
+def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
+    """What reading.js needs of the documents themselves, by their ids: how many hold
+    each term in their text (`df`), which are a heading's title (`titles`, by number),
+    how much longer than a typical rule each long one is (`long`), and every token they
+    hold (`tokens`, for the index terms of the vocabulary's reading)."""
+    from rules_kb.search.portable import long_text
+
+    df: Counter[str] = Counter()
+    found: set[str] = set()
+    for document in documents:
+        cut = tokens(document.text)
+        found.update(plain(token) for token in cut)
+        found.update(plain(token) for token in tokens(document.heading))
+        df.update({term for token in cut if (term := fold(token))})
+    titles = sorted({d.label for d in documents if d.kind in "scr" and d.heading})
+    long = {
+        str(at): round(value, 3)
+        for at, document in enumerate(documents)
+        if (value := long_text(document.text))
+    }
+    return {"df": dict(sorted(df.items())), "titles": titles, "long": long,
+            "documents": len(documents), "tokens": sorted(found)}  # fmt: skip
+
+
+def phrase_postings(
+    documents: Sequence[Document], forms: Iterable[Sequence[str]]
+) -> dict[str, list[int]]:
+    """For each form of two terms or more (a phrase of the vocabulary, as index terms),
+    the documents whose text holds it word for word, by id (none for many): the browser
+    has each document's terms, not their order."""
+    wanted = {tuple(form) for form in forms if len(form) > 1}
+    widths = sorted({len(form) for form in wanted})
+    found: dict[str, list[int]] = {" ".join(form): [] for form in wanted}
+    for at, document in enumerate(documents):
+        terms = [term for token in tokens(document.text) if (term := fold(token))]
+        seen: set[tuple[str, ...]] = set()
+        for start in range(len(terms)):
+            for width in widths:
+                window = tuple(terms[start : start + width])
+                if len(window) == width and window in wanted and window not in seen:
+                    seen.add(window)
+                    found.setdefault(" ".join(window), []).append(at)
+    return dict(sorted(found.items()))
 
 
 def documents_as_json(documents: Iterable[Document]) -> list[dict[str, str | int]]:

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from functools import partial
@@ -29,7 +30,7 @@ import rules_kb
 from rules_kb.site import folder, markup, searchindex
 from rules_kb.site.build import search_documents
 from rules_kb.site.places import EditionPlaces
-from tests.conftest import ROOT, SHARED, ok_cli, run_cli
+from tests.conftest import FIXTURES, ROOT, SHARED, ok_cli, run_cli
 
 BRO = "2022-11-18"
 SHOTS = Path(os.environ.get("RULES_KB_SCREENSHOTS", ROOT / "bench" / "out" / "screenshots"))
@@ -546,6 +547,69 @@ def test_search_reads_a_question_as_words(built: dict[str, Any], page: Any) -> N
     page.locator('#hits[data-query="what is it?"]').wait_for(state="attached")
 
 
+def _parent(number: str) -> str | None:
+    """702.19b -> 702.19 -> 702 (as bench/questions.py's `parent`)."""
+    if re.fullmatch(r"\d{3}\.\d+[a-z]+", number):
+        return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if re.fullmatch(r"\d{3}\.\d+", number):
+        return number.split(".")[0]
+    return None
+
+
+def _lenient_rank(found: list[str], wanted: list[str]) -> int | None:
+    """The rank of the first number that is an answer, its parent or a subrule of it."""
+    for rank, number in enumerate(found, 1):
+        for answer in wanted:
+            if answer in (number, _parent(number)) or _parent(answer) == number:
+                return rank
+    return None
+
+
+def test_the_search_reads_questions_as_rules_kb_search_does(
+    built: dict[str, Any], page: Any, kb: rules_kb.KnowledgeBase
+) -> None:
+    """Every labelled question (tests/fixtures/questions.toml) typed into the web edition
+    finds an answer about as often as `rules-kb search` does: reading.js runs the same
+    reading of a question over the data portable.py writes."""
+    out = built["out"]
+    latest = built["report"]["editions"][0]
+    page.goto(url(out, f"e/{latest}/100.html"))
+    cases = tomllib.loads((FIXTURES / "questions.toml").read_text(encoding="utf-8"))["question"]
+    asked = [str(case["q"]) for case in cases]
+    web = page.evaluate(
+        """async (questions) => {
+          const found = [];
+          for (const q of questions) {
+            const hits = await window.rulesKbSearch(q);
+            found.push(hits.filter((h) => h.k !== "g").map((h) => h.n));
+          }
+          return found;
+        }""",
+        asked,
+    )
+    cli = [
+        [hit.label for hit in kb.search(q, latest, limit=10).hits if hit.kind != "glossary"]
+        for q in asked
+    ]
+
+    def within(ranked: list[list[str]], cut: int) -> int:
+        pairs = zip(ranked, cases, strict=True)
+        ranks = [_lenient_rank(r[:10], list(c["answers"])) for r, c in pairs]
+        return sum(1 for rank in ranks if rank is not None and rank <= cut)
+
+    for cut in (3, 10):
+        assert within(web, cut) >= within(cli, cut) - 0.04 * len(cases), cut
+    assert within(web, 3) >= 0.5 * len(cases)
+    # what a question was read as is told, as `show` tells it
+    page.evaluate("window.rulesKbSearch('does an ETB trigger if the creature dies in response?')")
+    read = page.evaluate("window.rulesKbRead.map((item) => item.entry.t)")
+    assert "enters the battlefield" in read and "dies" in read, read
+    first = page.evaluate(
+        "async () => (await window.rulesKbSearch('does deathtouch work with trample?'))[0].n"
+    )
+    assert first == "702.2c"
+
+
 def test_rule_page_history_in_the_browser(built: dict[str, Any], page: Any) -> None:
     page.goto(url(built["out"], "rule/702.19b.html"))
     versions = page.locator(".hist > li")
@@ -844,14 +908,18 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 def test_our_index_is_the_one_minisearch_builds(built: dict[str, Any], page: Any) -> None:
     """The index written in Python loads as is: MiniSearch's own `toJSON` of the same
-    documents, with site.js's tokenizer, is the same index."""
+    documents, with site.js's tokenizer and terms (the index's table of the edition's words,
+    the vendored stemmer for the rest), is the same index."""
     out = built["out"]
+    latest = built["report"]["editions"][0]
     with rules_kb.open(built["db"]) as kb:
-        contents = kb.contents(BRO)
+        contents = kb.contents(latest)
     documents = list(search_documents(contents, EditionPlaces.of(contents)))
     sample = documents[::7][:600]
     page.goto(url(out, "editions.html"))
-    page.add_script_tag(path=str(out / "static/vendor/minisearch-7.2.0/minisearch.umd.js"))
+    for script in ("vendor/minisearch-7.2.0/minisearch.umd.js",
+                   "vendor/stemmer-2.0.1/stemmer.js", "search-index.js"):  # fmt: skip
+        page.add_script_tag(path=str(out / "static" / script))
     theirs = page.evaluate(
         """docs => {
             const engine = new MiniSearch(window.RULES_KB_SEARCH_OPTIONS);
@@ -860,7 +928,7 @@ def test_our_index_is_the_one_minisearch_builds(built: dict[str, Any], page: Any
         }""",
         searchindex.documents_as_json(sample),
     )
-    ours = json.loads(json.dumps(searchindex.serialise(sample, BRO)))
+    ours = json.loads(json.dumps(searchindex.serialise(sample, latest)))
     for name in ("documentCount", "nextId", "documentIds", "fieldIds", "fieldLength"):
         assert ours[name] == theirs[name], name
     assert ours["averageFieldLength"] == pytest.approx(theirs["averageFieldLength"])

@@ -5,19 +5,29 @@
   "use strict";
   var root = document.body.getAttribute("data-root") || "";
   var MINISEARCH = "static/vendor/minisearch-7.2.0/minisearch.umd.js";
+  var STEMMER = "static/vendor/stemmer-2.0.1/stemmer.js";
+  var READING = "static/reading.js";
   var INDEX = "static/search-index.js";
-  // Keep in step with rules_kb/site/searchindex.py (TOKEN, STOP, fold).
+  // Keep in step with rules_kb/site/searchindex.py (TOKEN, fold).
   var TOKEN = /[0-9]+(?:\.[0-9]+[a-z]*)?|[\p{L}\p{N}]+/gu;
-  var STOP = new Set(("a an and are as at be by for from has have if in is it its of on or that the their" +
-    " them then there these they this to was were when which while who will with rule rules see").split(" "));
   var NUMBER = /^[0-9]+(\.[0-9]+[a-z]*)?$/;
   var KIND_BOOST = { s: 1.3, c: 1.3, r: 1.15, g: 1, e: 0.6 };
   var KIND_NAME = { s: "section", c: "chapter", r: "", g: "glossary", e: "example" };
 
   function tokenize(text) { return text.toLowerCase().match(TOKEN) || []; }
+  // A token as the index keeps it: accents dropped, then the term `rules-kb search` keeps
+  // (its Porter stem), given by the index for every word of the edition; none for a stop
+  // word or a single letter.
+  var STOP = null;
   function processTerm(term) {
     var folded = term.normalize("NFD").replace(/\p{M}/gu, "");
-    return STOP.has(folded) ? null : folded;
+    var reading = window.RULES_KB_READING || {};
+    var known = reading.stems && reading.stems[folded];
+    if (known !== undefined) return known || null;
+    if (!STOP) STOP = new Set(reading.stop || []);
+    if (folded.length < 2 || STOP.has(folded)) return null;
+    var porter = window.RulesKbPorter;
+    return porter ? porter.stemmer(folded) : folded;
   }
   var OPTIONS = {
     fields: ["n", "h", "x"],
@@ -34,7 +44,7 @@
   };
   window.RULES_KB_SEARCH_OPTIONS = OPTIONS;
 
-  var engine = null, loading = null;
+  var engine = null, reader = null, loading = null;
   function script(src) {
     return new Promise(function (resolve, reject) {
       var tag = document.createElement("script");
@@ -47,9 +57,12 @@
   function load() {
     if (!loading) {
       loading = (window.MiniSearch ? Promise.resolve() : script(MINISEARCH))
+        .then(function () { return window.RulesKbPorter ? null : script(STEMMER); })
+        .then(function () { return window.RulesKbReading ? null : script(READING); })
         .then(function () { return window.RULES_KB_INDEX ? null : script(INDEX); })
         .then(function () {
           engine = window.MiniSearch.loadJS(window.RULES_KB_INDEX, OPTIONS);
+          reader = window.rulesKbReader = new window.RulesKbReading.Reader(window.RULES_KB_READING, engine);
           return engine;
         });
     }
@@ -74,10 +87,20 @@
     });
     return kept.length ? kept.join(" ") : query;
   }
+  // What the last question was read as (the terms and situations recognised).
+  window.rulesKbRead = null;
   function search(query) {
-    var hits = engine.search(words(query));
+    window.rulesKbRead = null;
     var number = query.trim().toLowerCase().replace(/^(rule|rules|section|cr)\s+/, "")
       .replace(/[.?]+$/, "");
+    if (!NUMBER.test(number) && reader.isQuestion(query)) {
+      var answered = reader.ask(query);
+      if (answered.hits.length) {
+        window.rulesKbRead = answered.recognised;
+        return answered.hits.slice(0, 12);
+      }
+    }
+    var hits = engine.search(words(query));
     if (NUMBER.test(number)) {
       // The number itself first, then its subrules in document order, then the rest.
       var rank = function (hit) {
