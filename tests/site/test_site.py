@@ -604,6 +604,11 @@ def test_the_search_reads_questions_as_rules_kb_search_does(
     page.evaluate("window.rulesKbSearch('does an ETB trigger if the creature dies in response?')")
     read = page.evaluate("window.rulesKbRead.map((item) => item.entry.t)")
     assert "enters the battlefield" in read and "dies" in read, read
+    question = "does an ETB trigger if the creature dies in response?"
+    page.locator("#q").fill(question)
+    page.locator(f'#hits[data-query="{question}"] a').first.wait_for()
+    told = page.locator("#hits-status").inner_text()
+    assert told.startswith("Read as") and ": enters the battlefield (603.6a" in told, told
     first = page.evaluate(
         "async () => (await window.rulesKbSearch('does deathtouch work with trample?'))[0].n"
     )

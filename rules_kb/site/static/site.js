@@ -154,7 +154,17 @@
       }
       list.appendChild(a);
     });
-    open(hits.length ? "" : "Nothing found for “" + query + "”.");
+    open(hits.length ? readAs(window.rulesKbRead) : "Nothing found for “" + query + "”.");
+  }
+  // What a question was read as, as `show` tells it: "ETB: enters the battlefield (603.6a)".
+  function readAs(recognised) {
+    var told = (recognised || []).filter(function (item) {
+      return item.entry.r.length || item.words !== item.entry.t.toLowerCase();
+    }).map(function (item) {
+      var rules = item.entry.r.slice(0, 2).join(", ");
+      return item.words + ": " + item.entry.t + (rules ? " (" + rules + ")" : "");
+    });
+    return told.length ? "Read as " + told.slice(0, 4).join("; ") : "";
   }
   function close() {
     panel.hidden = true;
