@@ -76,15 +76,16 @@ def main() -> None:
         questions = {split: [str(c["q"]) for c in found] for split, found in cases.items()}
         ranked, per_question = site_rankings(site, questions)
     search, _show, _latest = ours(args.db)
-    rows = []
-    for split in SPLITS:
-        cli = [search(q)[:10] for q in questions[split]]
-        web = [numbers[:10] for numbers in ranked[split]]
-        rows.append([split, len(cases[split]), *scores(web, cases[split])[:3],
-                     *scores(cli, cases[split])[:3]])  # fmt: skip
+    cli = {split: [search(q)[:10] for q in questions[split]] for split in SPLITS}
+    web = {split: [numbers[:10] for numbers in ranked[split]] for split in SPLITS}
+    rows = [
+        [split, len(cases[split]), *scores(web[split], cases[split])[:3],
+         *scores(cli[split], cases[split])[:3]]
+        for split in SPLITS
+    ]  # fmt: skip
     every = [c for split in SPLITS for c in cases[split]]
-    web_all = [n[:10] for split in SPLITS for n in ranked[split]]
-    cli_all = [search(q)[:10] for split in SPLITS for q in questions[split]]
+    web_all = [found for split in SPLITS for found in web[split]]
+    cli_all = [found for split in SPLITS for found in cli[split]]
     rows.append(["**all**", len(every), *scores(web_all, every)[:3], *scores(cli_all, every)[:3]])
     headers = ["split", "questions", "web: first", "web: top 3", "web: top 10",
                "search: first", "search: top 3", "search: top 10"]  # fmt: skip

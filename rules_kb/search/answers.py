@@ -702,13 +702,19 @@ def score_text(
         parent=parent,
         glossary=glossary,
         foreign=foreign,
-        length=math.log(len(text) / 400) if len(text) > 400 else 0.0,
+        length=long_text(text),
         example=example,
         cited=cited,
         pairs=min(pairs, PAIRS) / PAIRS,
         elsewhere=settings is not None and elsewhere(key, settings),
     )
     return Scored(key, combine(evidence), tuple(matched), evidence)
+
+
+def long_text(text: str) -> float:
+    """How much longer than a typical rule a text is: the log of its excess over 400
+    characters, 0 below."""
+    return math.log(len(text) / 400) if len(text) > 400 else 0.0
 
 
 class Settings(NamedTuple):

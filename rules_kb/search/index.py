@@ -290,12 +290,17 @@ def stem(lower: str) -> str:
         return found
     if _PORTER is None:
         _PORTER = whoosh_module("lang.porter").stem
-        _STOP = frozenset(whoosh_module("analysis.filters").STOP_WORDS)
+        _STOP = stop_words()
     stem = "" if len(lower) < 2 or lower in _STOP else str(_PORTER(lower))
     if len(_STEMS) > 200_000:  # hostile queries must not grow it without end
         _STEMS.clear()
     _STEMS[lower] = stem
     return stem
+
+
+def stop_words() -> frozenset[str]:
+    """The words the analyzer drops (Whoosh's StemmingAnalyzer's stop list)."""
+    return frozenset(whoosh_module("analysis.filters").STOP_WORDS)
 
 
 def _lowered(text: str) -> list[str]:

@@ -12,13 +12,12 @@ questions (tests/site/test_site.py).
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 from rules_kb.search import answers
-from rules_kb.search.index import stem, stems, whoosh_module
+from rules_kb.search.index import stem, stems, stop_words
 from rules_kb.search.questions import _ASKING, QUESTION_WORDS, SITUATION_JOIN, SITUATION_WORDS
 
 #: The weights and limits of `rules_kb.search.answers` the browser reads, by name.
@@ -26,6 +25,7 @@ WEIGHTS = (
     "COVERAGE", "RELEVANCE", "LIFT", "JOINS", "HEADING", "PARENT", "GLOSSARY", "EXAMPLE",
     "LONG_TEXT", "NAMED", "SITUATION", "FOREIGN_KEYWORD", "CARD_NAME", "ELSEWHERE",
     "BROAD_LIFT", "EXPANSION", "CITED", "PER_RULE", "COMMON", "CANDIDATES", "SUBTREE",
+    "RETRIEVE", "POSTINGS", "BM25_K1", "BM25_B",
 )  # fmt: skip
 
 
@@ -86,13 +86,3 @@ def reading(
         "settings": {key: sorted(value) for key, value in sorted(book.settings.items())},
         "forms": sorted(form for form in forms if len(form) > 1),
     }
-
-
-def long_text(text: str) -> float:
-    """How much longer than a typical rule a text is (`answers.score_text`'s length)."""
-    return math.log(len(text) / 400) if len(text) > 400 else 0.0
-
-
-def stop_words() -> frozenset[str]:
-    """The words the index drops (Whoosh's StemmingAnalyzer's stop list)."""
-    return frozenset(whoosh_module("analysis.filters").STOP_WORDS)

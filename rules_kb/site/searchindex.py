@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules_kb.search.index import stem
+
 #: Tokens: a rule number whole ("702.19b"), else runs of letters and digits.
 TOKEN = re.compile(r"[0-9]+(?:\.[0-9]+[a-z]*)?|[^\W_]+")
 #: The indexed fields: number (or term), heading, text.
@@ -62,8 +64,6 @@ def fold(term: str) -> str | None:
     """A token as the index keeps it: accents dropped, then the term `rules-kb search`
     indexes for it (its Porter stem); None for the stop words and single letters it drops
     (site.js processTerm, which is given these terms for every token of the edition)."""
-    from rules_kb.search.index import stem
-
     return stem(plain(term)) or None
 
 
@@ -180,7 +180,7 @@ def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
     each term in their text (`df`), which are a heading's title (`titles`, by number),
     how much longer than a typical rule each long one is (`long`), and every token they
     hold (`tokens`, for the index terms of the vocabulary's reading)."""
-    from rules_kb.search.portable import long_text
+    from rules_kb.search.answers import long_text
 
     df: Counter[str] = Counter()
     found: set[str] = set()
@@ -216,7 +216,7 @@ def phrase_postings(
                 window = tuple(terms[start : start + width])
                 if len(window) == width and window in wanted and window not in seen:
                     seen.add(window)
-                    found.setdefault(" ".join(window), []).append(at)
+                    found[" ".join(window)].append(at)
     return dict(sorted(found.items()))
 
 

@@ -923,7 +923,7 @@ def test_our_index_is_the_one_minisearch_builds(built: dict[str, Any], page: Any
     sample = documents[::7][:600]
     page.goto(url(out, "editions.html"))
     for script in ("vendor/minisearch-7.2.0/minisearch.umd.js",
-                   "vendor/stemmer-2.0.1/stemmer.js", "search-index.js"):  # fmt: skip
+                   "vendor/stemmer-2.0.1/stemmer.js", "reading.js", "search-index.js"):  # fmt: skip
         page.add_script_tag(path=str(out / "static" / script))
     theirs = page.evaluate(
         """docs => {

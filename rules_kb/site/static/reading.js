@@ -52,14 +52,27 @@
   }
   function shown(token) { return token.charAt(0) === "{" ? token.toUpperCase() : token; }
 
+  // The index term of a token (accents dropped): the one the index gives for a word of the
+  // edition, else none for a stop word or a single letter, else its Porter stem by the
+  // vendored stemmer ("" for none).
+  var stops = new WeakMap();
+  function term(data, token) {
+    var folded = plain(token);
+    var known = data.stems && data.stems[folded];
+    if (known !== undefined) return known;
+    var stop = stops.get(data);
+    if (!stop) { stop = new Set(data.stop || []); stops.set(data, stop); }
+    if (folded.length < 2 || stop.has(folded)) return "";
+    var porter = global.RulesKbPorter;
+    return porter ? porter.stemmer(folded) : folded;
+  }
+
   function Reader(data, engine) {
     this.data = data;
     this.engine = engine;
     this.weights = data.weights;
     this.asking = new Set(data.asking);
-    this.stop = new Set(data.stop);
     this.leading = new Set(data.leading);
-    this.stems = data.stems;
     this.df = data.df;
     this.documents = data.documents;
     this.titles = new Set(data.titles);
@@ -70,7 +83,6 @@
     Object.keys(data.phrases_in || {}).forEach(function (form) { phrasesIn[form] = new Set(data.phrases_in[form]); });
     this.settings = data.settings;
     this.sections = Object.keys(data.settings).filter(function (k) { return k.length === 1; });
-    this.stemmer = global.RulesKbPorter && global.RulesKbPorter.stemmer;
     this.phrases = {};
     this.singles = null;
     var self = this;
@@ -105,13 +117,7 @@
 
   // the words of a question ----------------------------------------------------------
 
-  Reader.prototype.stem = function (token) {
-    var term = plain(token);
-    var known = this.stems[term];
-    if (known !== undefined) return known;
-    if (term.length < 2 || this.stop.has(term)) return "";
-    return this.stemmer ? this.stemmer(term) : term;
-  };
+  Reader.prototype.stem = function (token) { return term(this.data, token); };
   // The index terms of a text (answers.py: the analyser's stems).
   Reader.prototype.form = function (text) {
     var self = this;
@@ -220,8 +226,7 @@
   Reader.prototype.recognise = function (found, ends) {
     var self = this, result = [], at = 0;
     var normalised = found.map(function (t) { return self.normal(t) || t; });
-    var options = Object.keys(this.phrases).length;
-    while (at < found.length && options) {
+    while (at < found.length) {
       var hit = null;
       var list = this.phrases[found[at]] || [];
       for (var i = 0; i < list.length && !hit; i++) {
@@ -446,7 +451,7 @@
       tokenize: function (s) { return s.split(" "); }, processTerm: function (t) { return t; },
       boostTerm: function (term) { return share[term] || 1; },
       boostDocument: function () { return 1; },
-      bm25: { k: 1.2, b: 0.75, d: 0 }
+      bm25: { k: w.BM25_K1, b: w.BM25_B, d: 0 }
     }) : [];
     var byId = new Map();
     results.forEach(function (r) { byId.set(r.id, r); });
@@ -455,7 +460,7 @@
     var kept = new Set(), postings = 0;
     for (var i = 0; i < rare.length; i++) {
       postings += this.frequency(rare[i]);
-      if (kept.size >= 12 || (postings > 6000 && kept.size >= 2)) break;
+      if (kept.size >= w.RETRIEVE || (postings > w.POSTINGS && kept.size >= 2)) break;
       kept.add(rare[i]);
     }
     var found = results.map(function (r) {
@@ -531,5 +536,5 @@
     return { hits: hits, recognised: read.recognised };
   };
 
-  global.RulesKbReading = { Reader: Reader, tokens: tokens, capitalised: capitalised };
+  global.RulesKbReading = { Reader: Reader, term: term, tokens: tokens, capitalised: capitalised };
 })(window);

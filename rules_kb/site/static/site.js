@@ -15,19 +15,9 @@
   var KIND_NAME = { s: "section", c: "chapter", r: "", g: "glossary", e: "example" };
 
   function tokenize(text) { return text.toLowerCase().match(TOKEN) || []; }
-  // A token as the index keeps it: accents dropped, then the term `rules-kb search` keeps
-  // (its Porter stem), given by the index for every word of the edition; none for a stop
-  // word or a single letter.
-  var STOP = null;
+  // A token as the index keeps it: the term `rules-kb search` keeps (reading.js `term`).
   function processTerm(term) {
-    var folded = term.normalize("NFD").replace(/\p{M}/gu, "");
-    var reading = window.RULES_KB_READING || {};
-    var known = reading.stems && reading.stems[folded];
-    if (known !== undefined) return known || null;
-    if (!STOP) STOP = new Set(reading.stop || []);
-    if (folded.length < 2 || STOP.has(folded)) return null;
-    var porter = window.RulesKbPorter;
-    return porter ? porter.stemmer(folded) : folded;
+    return window.RulesKbReading.term(window.RULES_KB_READING || {}, term) || null;
   }
   var OPTIONS = {
     fields: ["n", "h", "x"],
