@@ -8,7 +8,8 @@ and on all of them. Then the warm time per question (p50, p95) against the same 
 queries, and a cold `show QUESTION` process against a cold `search trample` (CPU time,
 paired runs).
 
-    python bench/questions.py [--db rules.db] [--split dev|holdout|blind|fresh|fresh2|all] [--quick]
+    python bench/questions.py [--db rules.db] [--quick]
+        [--split dev|holdout|blind|fresh|fresh2|fresh3|all]
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from bench.common import REPO, compiled, percentile, table
 QUESTIONS = REPO / "tests" / "fixtures" / "questions.toml"
 CUTS = (1, 3, 10)
 #: The splits of the labelled set: one that tuned the ranking, three that never did.
-SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2")
+SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2", "fresh3")
 #: Targets of the questions issue: share of questions answered in the top 3 and top 10.
 TARGET_TOP3, TARGET_TOP10 = 0.60, 0.80
 
