@@ -609,6 +609,13 @@ def test_the_search_reads_questions_as_rules_kb_search_does(
     page.locator(f'#hits[data-query="{question}"] a').first.wait_for()
     told = page.locator("#hits-status").inner_text()
     assert told.startswith("Read as") and ": enters the battlefield (603.6a" in told, told
+    # a situation the question tells comes first: of at most four, it says the most
+    question = "opp is at 0 life, do they lose right away or can they respond?"
+    page.locator("#q").fill(question)
+    page.locator(f'#hits[data-query="{question}"] a').first.wait_for()
+    told = page.locator("#hits-status").inner_text()
+    assert told.startswith("Read as at 0 … lose: a player at 0 or less life (704.5a"), told
+    assert "right away: a player or creature lost as soon as the game checks (704.3)" in told
     first = page.evaluate(
         "async () => (await window.rulesKbSearch('does deathtouch work with trample?'))[0].n"
     )

@@ -285,7 +285,7 @@
       var words = spans.map(function (s) { return found.slice(s[0], s[1]).map(shown).join(" "); })
         .join(self.data.situationJoin);
       result.push({ words: words, entry: { t: situation.n, r: situation.r, w: [], m: [] },
-                    start: spans[0][0], end: spans[spans.length - 1][1] });
+                    start: spans[0][0], end: spans[spans.length - 1][1], situation: true });
     });
     return result;
   };

@@ -147,13 +147,17 @@
     open(hits.length ? readAs(window.rulesKbRead) : "Nothing found for “" + query + "”.");
   }
   // What a question was read as, as `show` tells it: "ETB: enters the battlefield (603.6a)".
+  // At most four, the situations told first: on a phone they say most in least room.
   function readAs(recognised) {
     var told = (recognised || []).filter(function (item) {
       return item.entry.r.length || item.words !== item.entry.t.toLowerCase();
-    }).map(function (item) {
-      var rules = item.entry.r.slice(0, 2).join(", ");
-      return item.words + ": " + item.entry.t + (rules ? " (" + rules + ")" : "");
     });
+    told = told.filter(function (item) { return item.situation; })
+      .concat(told.filter(function (item) { return !item.situation; }))
+      .map(function (item) {
+        var rules = item.entry.r.slice(0, 2).join(", ");
+        return item.words + ": " + item.entry.t + (rules ? " (" + rules + ")" : "");
+      });
     return told.length ? "Read as " + told.slice(0, 4).join("; ") : "";
   }
   function close() {
