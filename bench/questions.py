@@ -9,7 +9,7 @@ queries, and a cold `show QUESTION` process against a cold `search trample` (CPU
 paired runs).
 
     python bench/questions.py [--db rules.db] [--quick]
-        [--split dev|holdout|blind|fresh|fresh2|fresh3|all]
+        [--split dev|holdout|blind|fresh|fresh2|fresh3|fresh4|all]
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bench.common import REPO, compiled, percentile, table
 QUESTIONS = REPO / "tests" / "fixtures" / "questions.toml"
 CUTS = (1, 3, 10)
 #: The splits of the labelled set: one that tuned the ranking, three that never did.
-SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2", "fresh3")
+SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2", "fresh3", "fresh4")
 #: Targets of the questions issue: share of questions answered in the top 3 and top 10.
 TARGET_TOP3, TARGET_TOP10 = 0.60, 0.80
 

@@ -854,7 +854,8 @@ def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
     fresh = [case for case in cases if case["split"] == "fresh"]
     fresh2 = [case for case in cases if case["split"] == "fresh2"]
     fresh3 = [case for case in cases if case["split"] == "fresh3"]
-    assert len(fresh) >= 100 and len(fresh2) >= 70 and len(fresh3) >= 100
+    fresh4 = [case for case in cases if case["split"] == "fresh4"]
+    assert len(fresh) >= 100 and len(fresh2) >= 70 and len(fresh3) >= 100 and len(fresh4) >= 100
     for group, floor3, floor10 in (
         # 257 and 320 of 373 with 85 situations (255 and 319 with 61; 0.60 and 0.77 before)
         ([case for case in cases if not case["split"].startswith("fresh")], 0.68, 0.85),
@@ -864,6 +865,7 @@ def test_the_labelled_set_stays_above_its_floors(kb: Any) -> None:
         # 43 and 56 of 70 when first scored; 54 and 64 with the third rank of situations
         (fresh2, 0.75, 0.9),
         (fresh3, 0.70, 0.82),  # 84 and 98 of 119 when first scored
+        (fresh4, 0.64, 0.85),  # 76 and 100 of 117 when first scored
     ):
         top3 = top10 = 0
         for case in group:
