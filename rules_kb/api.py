@@ -340,13 +340,20 @@ class KnowledgeBase:
     ) -> dict[str, Any]:
         """How `search` and `show` read a question of an edition, as JSON data: the
         vocabulary and names they recognise, the situations, the weights they rank with,
-        and the index term of each of `tokens` (the words another engine searches), so that
-        another engine answers questions the same way. The web edition's search does."""
+        the index term of each of `tokens` (the words another engine searches), and how many
+        of the index's documents (of every edition: `indexed`) hold each of those terms
+        (`frequencies`), so that another engine answers questions the same way. The web
+        edition's search does."""
+        from rules_kb.search import engine as core
         from rules_kb.search.portable import reading
 
         with self._snapshot() as reader:
             day = reader.resolve_edition(edition)
-            return reading(reader.conn, reader.edition_id(day), day, tokens)
+            found = reading(reader.conn, reader.edition_id(day), day, tokens)
+            found["indexed"], found["frequencies"] = core.frequencies(
+                reader.conn, self.index_folder, found["stems"].values()
+            )
+            return found
 
     def answer(self, question: str, edition: str = "latest", *, limit: int = ANSWERS) -> Answer:
         """The few rules that answer a plain-language question, with the terms it named

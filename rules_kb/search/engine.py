@@ -951,6 +951,25 @@ def answer(
     raise SearchIndexError("the database kept changing during the search; try again")
 
 
+def frequencies(
+    conn: sqlite3.Connection, folder: Path, terms: Iterable[str]
+) -> tuple[int, dict[str, int]]:
+    """How many documents the index holds, and how many of them hold each of `terms` (index
+    terms) in their text: the document frequencies, over every edition, that the ranking of
+    questions reads. Terms no document holds are left out."""
+    with reading(conn):
+        for attempt in range(ATTEMPTS):
+            ensure_index(conn, folder)
+            try:
+                found = engine(folder)
+                return found.documents, {
+                    term: count for term in sorted(set(terms)) if (count := found._frequency(term))
+                }
+            except IndexChanging:
+                time.sleep(0.05 * 2**attempt)
+    raise SearchIndexError("the search index kept changing; try again")
+
+
 class IndexChanging(SearchIndexError):
     """The index's files changed under a reader opening them (an update swapped them in)."""
 

@@ -178,9 +178,11 @@ def asking_words() -> list[str]:
 def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
     """What reading.js needs of the documents themselves, by their ids: how many hold
     each term in their text (`df`), which are a heading's title (`titles`, by number),
-    how much longer than a typical rule each long one is (`long`), and every token they
-    hold (`tokens`, for the index terms of the vocabulary's reading)."""
+    how much longer than a typical rule each long one is (`long`), how many index terms
+    each text has as `search` scores it (`lengths`: a glossary entry's with its term), and
+    every token they hold (`tokens`, for the index terms of the vocabulary's reading)."""
     from rules_kb.search.answers import long_text
+    from rules_kb.search.index import stems
 
     df: Counter[str] = Counter()
     found: set[str] = set()
@@ -195,8 +197,9 @@ def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
         for at, document in enumerate(documents)
         if (value := long_text(document.text))
     }
+    lengths = [len(stems(f"{d.heading}\n{d.text}" if d.kind == "g" else d.text)) for d in documents]
     return {"df": dict(sorted(df.items())), "titles": titles, "long": long,
-            "documents": len(documents), "tokens": sorted(found)}  # fmt: skip
+            "documents": len(documents), "lengths": lengths, "tokens": sorted(found)}  # fmt: skip
 
 
 def phrase_postings(

@@ -597,9 +597,13 @@ def test_the_search_reads_questions_as_rules_kb_search_does(
         ranks = [_lenient_rank(r[:10], list(c["answers"])) for r, c in pairs]
         return sum(1 for rank in ranks if rank is not None and rank <= cut)
 
-    for cut in (3, 10):
-        assert within(web, cut) >= within(cli, cut) - 0.04 * len(cases), cut
+    for cut in (3, 10):  # 467 and 593 of 798 against 471 and 597 (2026-12-04)
+        assert within(web, cut) >= within(cli, cut) - 0.015 * len(cases), cut
     assert within(web, 3) >= 0.5 * len(cases)
+    # the same first answer, but where pairs of adjacent words or word order decide
+    # (759 of 798; 549 while relevance was MiniSearch's own BM25)
+    same = sum(1 for w, c in zip(web, cli, strict=True) if w[:1] == c[:1])
+    assert same >= 0.9 * len(cases), same
     # what a question was read as is told, as `show` tells it
     page.evaluate("window.rulesKbSearch('does an ETB trigger if the creature dies in response?')")
     read = page.evaluate("window.rulesKbRead.map((item) => item.entry.t)")

@@ -8,8 +8,9 @@
 // tests/site/test_site.py asks the labelled questions of both.
 //
 // What differs, for the browser: the candidates' words are those MiniSearch matched (a
-// phrase of the vocabulary is named where all its words are, in any order), relevance is
-// MiniSearch's BM25 over the edition's documents, and pairs of adjacent words do not count.
+// phrase of the vocabulary is named where the build listed it word for word), and pairs of
+// adjacent words do not count. Relevance is search's: BM25 with the document frequencies
+// over every edition and each text's length in index terms, from the index's postings.
 (function (global) {
   "use strict";
 
@@ -67,14 +68,27 @@
     return porter ? porter.stemmer(folded) : folded;
   }
 
-  function Reader(data, engine) {
+  function Reader(data, engine, index) {
     this.data = data;
     this.engine = engine;
     this.weights = data.weights;
     this.asking = new Set(data.asking);
     this.leading = new Set(data.leading);
-    this.df = data.df;
-    this.documents = data.documents;
+    // search's document frequencies, over every edition's documents, as its ranking
+    // reads them (the edition's own where the build gave none)
+    this.df = data.frequencies || data.df;
+    this.documents = data.indexed || data.documents;
+    // each text's terms and their counts, for relevance as search scores it (answers.py
+    // Relevance): the index's postings, as the build wrote them
+    this.lengths = data.lengths || null;
+    this.postings = null;
+    if (index && this.lengths) {
+      var fields = index.fieldIds, postings = this.postings = new Map();
+      index.index.forEach(function (item) {
+        var text = item[1][fields.x], heading = item[1][fields.h];
+        postings.set(item[0], { x: text || null, h: heading || null });
+      });
+    }
     this.titles = new Set(data.titles);
     this.long = data.long;
     this.cited = data.cited;
@@ -489,8 +503,12 @@
       (examples[number] || []).forEach(function (id) { rows.push({ key: number, id: id, example: true, shows: node.id }); });
     });
     glossary.forEach(function (id) { rows.push({ key: "g:" + self.engine.getStoredFields(id).n, id: id, glossary: true }); });
-    var top = 0;
-    rows.forEach(function (row) { var r = byId.get(row.id); row.relevance = r ? r.score : 0; top = Math.max(top, row.relevance); });
+    var top = 0, relevance = this.relevance(asked);
+    rows.forEach(function (row) {
+      var r = byId.get(row.id);
+      row.relevance = relevance ? relevance(row.id, row.glossary) : r ? r.score : 0;
+      top = Math.max(top, row.relevance);
+    });
     top = top || 1;
     var named = this.settingsNamed(asked), total = asked.reduce(function (s, c) { return s + c.weight; }, 0) || 1;
     var best = {};
@@ -534,6 +552,37 @@
                score: item.score, matched: item.matched };
     });
     return { hits: hits, recognised: read.recognised };
+  };
+
+  // answers.py Relevance: BM25 of a text for the question's concepts, each stem weighted
+  // as its concept's share (EXPANSION for its other words) times its idf; null without
+  // the postings and lengths (the page's own BM25 stands in).
+  Reader.prototype.relevance = function (asked) {
+    if (!this.postings) return null;
+    var self = this, w = this.weights, weights = {};
+    asked.forEach(function (c) {
+      c.forms.forEach(function (form, at) {
+        var share = at === 0 ? 1 : w.EXPANSION;
+        form.forEach(function (part) {
+          var n = self.frequency(part);
+          var idf = Math.log(1 + (self.documents - n + 0.5) / (n + 0.5));
+          weights[part] = Math.max(weights[part] || 0, share * Math.max(0, idf));
+        });
+      });
+    });
+    var parts = Object.keys(weights).filter(function (p) { return self.postings.has(p); });
+    return function (id, glossary) {
+      var length = self.lengths[id] || 0, sum = 0;
+      if (!length) return 0;
+      var norm = w.BM25_K1 * (1 - w.BM25_B + w.BM25_B * length / w.AVERAGE_STEMS);
+      parts.forEach(function (part) {
+        var found = self.postings.get(part);
+        var count = (found.x && found.x[id]) || 0;
+        if (glossary) count += (found.h && found.h[id]) || 0;
+        if (count) sum += weights[part] * count * (w.BM25_K1 + 1) / (count + norm);
+      });
+      return sum;
+    };
   };
 
   global.RulesKbReading = { Reader: Reader, term: term, tokens: tokens, capitalised: capitalised };

@@ -52,7 +52,7 @@
         .then(function () { return window.RULES_KB_INDEX ? null : script(INDEX); })
         .then(function () {
           engine = window.MiniSearch.loadJS(window.RULES_KB_INDEX, OPTIONS);
-          reader = window.rulesKbReader = new window.RulesKbReading.Reader(window.RULES_KB_READING, engine);
+          reader = window.rulesKbReader = new window.RulesKbReading.Reader(window.RULES_KB_READING, engine, window.RULES_KB_INDEX);
           return engine;
         });
     }
