@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rules_kb.errors import BadSearchQuery, SearchIndexError
 from rules_kb.ingest.readonly import texts as read_texts
@@ -107,6 +107,8 @@ from rules_kb.search.stamp import index_dir as index_dir
 from rules_kb.search.stamp import is_fresh as is_fresh
 from rules_kb.search.stamp import stamp_of as stamp_of
 from rules_kb.typography import fold
+
+_T = TypeVar("_T")
 
 MARK_OPEN, MARK_CLOSE = "<b>", "</b>"
 ELLIPSIS = "…"
@@ -938,17 +940,9 @@ def answer(
     Every read of the database goes through `conn`, in one read transaction (the
     caller's, or one begun here)."""
     refuse_early(text)
-    with reading(conn):
-        for attempt in range(ATTEMPTS):
-            ensure_index(conn, folder, progress=progress)
-            try:
-                results = search(conn, folder, text, filters, limit=limit)
-            except IndexChanging:
-                time.sleep(0.05 * 2**attempt)  # an update of the index is being swapped in
-                continue
-            if is_fresh(conn, folder):
-                return results
-    raise SearchIndexError("the database kept changing during the search; try again")
+    return _read_fresh(
+        conn, folder, lambda: search(conn, folder, text, filters, limit=limit), progress
+    )
 
 
 def frequencies(
@@ -957,17 +951,34 @@ def frequencies(
     """How many documents the index holds, and how many of them hold each of `terms` (index
     terms) in their text: the document frequencies, over every edition, that the ranking of
     questions reads. Terms no document holds are left out."""
+    wanted = sorted(set(terms))
+
+    def count() -> tuple[int, dict[str, int]]:
+        found = engine(folder)
+        return found.documents, {term: n for term in wanted if (n := found._frequency(term))}
+
+    return _read_fresh(conn, folder, count)
+
+
+def _read_fresh(
+    conn: sqlite3.Connection,
+    folder: Path,
+    read: Callable[[], _T],
+    progress: Callable[[int, int], Callable[[int], None]] | None = None,
+) -> _T:
+    """`read` the index, brought up to date first, in one read transaction of `conn`; again
+    while an update of the index is being swapped in or the database moved meanwhile."""
     with reading(conn):
         for attempt in range(ATTEMPTS):
-            ensure_index(conn, folder)
+            ensure_index(conn, folder, progress=progress)
             try:
-                found = engine(folder)
-                return found.documents, {
-                    term: count for term in sorted(set(terms)) if (count := found._frequency(term))
-                }
+                found = read()
             except IndexChanging:
-                time.sleep(0.05 * 2**attempt)
-    raise SearchIndexError("the search index kept changing; try again")
+                time.sleep(0.05 * 2**attempt)  # an update of the index is being swapped in
+                continue
+            if is_fresh(conn, folder):
+                return found
+    raise SearchIndexError("the database kept changing during the search; try again")
 
 
 class IndexChanging(SearchIndexError):
