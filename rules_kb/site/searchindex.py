@@ -176,21 +176,19 @@ def asking_words() -> list[str]:
 
 
 def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
-    """What reading.js needs of the documents themselves, by their ids: how many hold
-    each term in their text (`df`), which are a heading's title (`titles`, by number),
-    how much longer than a typical rule each long one is (`long`), how many index terms
-    each text has as `search` scores it (`lengths`: a glossary entry's with its term), and
-    every token they hold (`tokens`, for the index terms of the vocabulary's reading)."""
+    """What reading.js needs of the documents themselves, by their ids: which are a
+    heading's title (`titles`, by number), how much longer than a typical rule each long
+    one is (`long`), how many index terms each text has as `search` scores it (`lengths`:
+    a glossary entry's with its term), and every token they hold (`tokens`, for the index
+    terms of the vocabulary's reading). How many documents hold each term is search's,
+    over every edition (`KnowledgeBase.question_reading`)."""
     from rules_kb.search.answers import long_text
     from rules_kb.search.index import stems
 
-    df: Counter[str] = Counter()
     found: set[str] = set()
     for document in documents:
-        cut = tokens(document.text)
-        found.update(plain(token) for token in cut)
+        found.update(plain(token) for token in tokens(document.text))
         found.update(plain(token) for token in tokens(document.heading))
-        df.update({term for token in cut if (term := fold(token))})
     titles = sorted({d.label for d in documents if d.kind in "scr" and d.heading})
     long = {
         str(at): round(value, 3)
@@ -198,8 +196,7 @@ def reading_of(documents: Sequence[Document]) -> dict[str, Any]:
         if (value := long_text(document.text))
     }
     lengths = [len(stems(f"{d.heading}\n{d.text}" if d.kind == "g" else d.text)) for d in documents]
-    return {"df": dict(sorted(df.items())), "titles": titles, "long": long,
-            "documents": len(documents), "lengths": lengths, "tokens": sorted(found)}  # fmt: skip
+    return {"titles": titles, "long": long, "lengths": lengths, "tokens": sorted(found)}
 
 
 def phrase_postings(

@@ -75,20 +75,17 @@
     this.asking = new Set(data.asking);
     this.leading = new Set(data.leading);
     // search's document frequencies, over every edition's documents, as its ranking
-    // reads them (the edition's own where the build gave none)
-    this.df = data.frequencies || data.df;
-    this.documents = data.indexed || data.documents;
-    // each text's terms and their counts, for relevance as search scores it (answers.py
-    // Relevance): the index's postings, as the build wrote them
-    this.lengths = data.lengths || null;
-    this.postings = null;
-    if (index && this.lengths) {
-      var fields = index.fieldIds, postings = this.postings = new Map();
-      index.index.forEach(function (item) {
-        var text = item[1][fields.x], heading = item[1][fields.h];
-        postings.set(item[0], { x: text || null, h: heading || null });
-      });
-    }
+    // reads them
+    this.df = data.frequencies;
+    this.documents = data.indexed;
+    // each text's length in index terms and the index's postings (`index`, as the build
+    // wrote it), for relevance as search scores it (answers.py Relevance)
+    this.lengths = data.lengths;
+    var fields = index.fieldIds, postings = this.postings = new Map();
+    index.index.forEach(function (item) {
+      var text = item[1][fields.x], heading = item[1][fields.h];
+      postings.set(item[0], { x: text || null, h: heading || null });
+    });
     this.titles = new Set(data.titles);
     this.long = data.long;
     this.cited = data.cited;
@@ -505,8 +502,7 @@
     glossary.forEach(function (id) { rows.push({ key: "g:" + self.engine.getStoredFields(id).n, id: id, glossary: true }); });
     var top = 0, relevance = this.relevance(asked);
     rows.forEach(function (row) {
-      var r = byId.get(row.id);
-      row.relevance = relevance ? relevance(row.id, row.glossary) : r ? r.score : 0;
+      row.relevance = relevance(row.id, row.glossary);
       top = Math.max(top, row.relevance);
     });
     top = top || 1;
@@ -555,10 +551,8 @@
   };
 
   // answers.py Relevance: BM25 of a text for the question's concepts, each stem weighted
-  // as its concept's share (EXPANSION for its other words) times its idf; null without
-  // the postings and lengths (the page's own BM25 stands in).
+  // as its concept's share (EXPANSION for its other words) times its idf.
   Reader.prototype.relevance = function (asked) {
-    if (!this.postings) return null;
     var self = this, w = this.weights, weights = {};
     asked.forEach(function (c) {
       c.forms.forEach(function (form, at) {
