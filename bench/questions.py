@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
 from bench.common import REPO, compiled, percentile, table
+from tests.search.question_labels import answers, close
 
 QUESTIONS = REPO / "tests" / "fixtures" / "questions.toml"
 CUTS = (1, 3, 10)
@@ -45,30 +46,6 @@ def load(split: str) -> list[dict[str, object]]:
     """The labelled questions of one split ("all" for every split)."""
     cases = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
     return [case for case in cases if split == "all" or case["split"] == split]
-
-
-def parent(number: str) -> str | None:
-    """The number of the rule a number sits in: 702.19b -> 702.19 -> 702 -> 7."""
-    if re.fullmatch(r"\d{3}\.\d+[a-z]+", number):
-        return number.rstrip("abcdefghijklmnopqrstuvwxyz")
-    if re.fullmatch(r"\d{3}\.\d+", number):
-        return number.split(".")[0]
-    return None
-
-
-def close(number: str, other: str) -> bool:
-    """Whether two rule numbers name the same answer, leniently (one is the other's
-    parent)."""
-    return number == other or parent(number) == other or parent(other) == number
-
-
-def answers(found: Sequence[str], wanted: Sequence[str], *, lenient: bool) -> int | None:
-    """The 1-based rank of the first answering hit, or None."""
-    for rank, number in enumerate(found, 1):
-        for answer in wanted:
-            if number == answer or (lenient and close(number, answer)):
-                return rank
-    return None
 
 
 def scores(ranked: list[list[str]], cases: list[dict[str, object]]) -> list[str]:

@@ -31,6 +31,7 @@ from rules_kb.site import folder, markup, searchindex
 from rules_kb.site.build import search_documents
 from rules_kb.site.places import EditionPlaces
 from tests.conftest import FIXTURES, ROOT, SHARED, ok_cli, run_cli
+from tests.search.question_labels import answers
 
 BRO = "2022-11-18"
 SHOTS = Path(os.environ.get("RULES_KB_SCREENSHOTS", ROOT / "bench" / "out" / "screenshots"))
@@ -547,24 +548,6 @@ def test_search_reads_a_question_as_words(built: dict[str, Any], page: Any) -> N
     page.locator('#hits[data-query="what is it?"]').wait_for(state="attached")
 
 
-def _parent(number: str) -> str | None:
-    """702.19b -> 702.19 -> 702 (as bench/questions.py's `parent`)."""
-    if re.fullmatch(r"\d{3}\.\d+[a-z]+", number):
-        return number.rstrip("abcdefghijklmnopqrstuvwxyz")
-    if re.fullmatch(r"\d{3}\.\d+", number):
-        return number.split(".")[0]
-    return None
-
-
-def _lenient_rank(found: list[str], wanted: list[str]) -> int | None:
-    """The rank of the first number that is an answer, its parent or a subrule of it."""
-    for rank, number in enumerate(found, 1):
-        for answer in wanted:
-            if answer in (number, _parent(number)) or _parent(answer) == number:
-                return rank
-    return None
-
-
 def test_the_search_reads_questions_as_rules_kb_search_does(
     built: dict[str, Any], page: Any, kb: rules_kb.KnowledgeBase
 ) -> None:
@@ -594,7 +577,7 @@ def test_the_search_reads_questions_as_rules_kb_search_does(
 
     def within(ranked: list[list[str]], cut: int) -> int:
         pairs = zip(ranked, cases, strict=True)
-        ranks = [_lenient_rank(r[:10], list(c["answers"])) for r, c in pairs]
+        ranks = [answers(r[:10], list(c["answers"]), lenient=True) for r, c in pairs]
         return sum(1 for rank in ranks if rank is not None and rank <= cut)
 
     for cut in (3, 10):  # 467 and 593 of 798 against 471 and 597 (2026-12-04)
