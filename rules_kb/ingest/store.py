@@ -479,14 +479,23 @@ def m031_placeholders(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m032_trademark_spelled(db: Database, progress: Progress) -> None:
+def m032_trademark_spelled(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m031), and now "TM" glued to an italic
     name is a trademark sign: the tombstone rule (104.6, 107.8, 107.9) was "changed" in
-    2009-07-11 ("_Odyssey_TM"), 2009-09-04, 2011-07-15 and 2011-09-30 for it alone."""
+    2009-07-11 ("_Odyssey_TM"), 2009-09-04, 2011-07-15 and 2011-09-30 for it alone: the
+    editions are aligned again by m033."""
+
+
+@migration
+def m033_letters_under_a_moved_heading(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m032), and now a subrule split in two
+    as its heading moved continues in the part that keeps its letters under the heading's
+    new number: haste 502.5b of 2009-05-01 goes on as 702.10b (attacking), and 702.10c
+    (tapping) was split from it, where 702.10c continued it and 702.10b was new."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m033_...).
+# Further migrations go here, numbered in order (m034_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

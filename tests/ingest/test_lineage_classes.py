@@ -139,6 +139,51 @@ def test_a_part_keeping_the_number_and_gaining_a_pointer_keeps_the_line() -> Non
     assert keys(alignment, old, new, "split") == {("203.1a", "203.1d")}
 
 
+def test_a_split_under_a_moved_heading_continues_in_the_part_keeping_its_letters() -> None:
+    """A keyword's subrule split in two as the keyword moved to another section (haste
+    502.5b of 2009-05-01 became 702.10b, attacking, and 702.10c, tapping): the part that
+    keeps its letters under the heading's new number continues it, though the other part
+    holds more of its words; the other was split from it."""
+    both = (
+        "A runner with haste can sprint or use powers whose price includes the bell symbol"
+        " even if its keeper has not held it since the start of the keeper's latest round."
+    )
+    sprint = (
+        "If a runner has haste, it can sprint even if its keeper has not held it"
+        " continuously since the keeper's latest round began."
+    )
+    powers = (
+        "If a runner has haste, its keeper can use its powers whose price includes the bell"
+        " symbol even if that runner has not been held by that keeper since the keeper's"
+        " latest round began."
+    )
+    old: list[Row] = [
+        ("502", "chapter", "5", "Keyword Traits"),
+        ("502.5", "rule", "502", "Haste"),
+        ("502.5a", "subrule", "502.5", "Haste is a static ability."),
+        ("502.5b", "subrule", "502.5", both),
+        ("502.5c", "subrule", "502.5", "Several instances of haste on one runner do nothing more."),
+    ]
+    new: list[Row] = [
+        ("702", "chapter", "7", "Keyword Traits"),
+        ("702.10", "rule", "702", "Haste"),
+        ("702.10a", "subrule", "702.10", "Haste is a static ability."),
+        ("702.10b", "subrule", "702.10", sprint),
+        ("702.10c", "subrule", "702.10", powers),
+        (
+            "702.10d",
+            "subrule",
+            "702.10",
+            "Several instances of haste on one runner do nothing more.",
+        ),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["502.5"] == "702.10"
+    assert mapping["502.5b"] == "702.10b"
+    assert keys(alignment, old, new, "split") == {("502.5b", "702.10c")}
+    assert not alignment.added and not alignment.removed
+
+
 def test_a_split_with_no_part_keeping_the_number_continues_in_its_first_sentence() -> None:
     """A team rule of three clauses moved to a new chapter as three rules, the last two
     printed first: the line goes on in the part that says what the old rule said first,

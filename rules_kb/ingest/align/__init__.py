@@ -26,11 +26,14 @@ Passes, cheapest first; each works on what the previous ones left:
 6. splits and merges: a record left new whose words are almost all those of one old
    record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
    draw clause becomes 420.5g); the old record's line continues in the part that keeps
-   its number, else its first part. A record left new that opens with a sentence one
-   old record dropped was split off it too, however much it added (203.1c of
-   2007-05-01, from 203.1a). An old record left over whose words are almost all
-   in one new record was merged into it. An old record left over with no part yet
-   continues in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+   its number, else its first part; where a part keeps its letters under its heading's
+   new number, the part that says first what it said first (haste 502.5b of 2009-05-01
+   goes on as 702.10b, attacking, and 702.10c was split from it). A record left new
+   that opens with a sentence one old record dropped was split off it too, however
+   much it added (203.1c of 2007-05-01, from 203.1a). An old record left over whose
+   words are almost all in one new record was merged into it. An old record left over
+   with no part yet continues in its first part (the layer rule 418.5a of 2009-05-01
+   became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
    "If no creatures are currently blocking it...");

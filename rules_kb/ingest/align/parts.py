@@ -114,6 +114,20 @@ class _Parting:
         """Record old `i` and new `j` as counterparts."""
         self.pairs[i], self.old_of[j] = j, i
 
+    def namesakes(self, i: int) -> tuple[str, ...]:
+        """The numbers old `i` goes by in the new edition: its own, and its letters under
+        its parent's counterpart where that moved (502.5b is 702.10b once haste 502.5 is
+        702.10, in 2009-07-11)."""
+        item = self.old[i]
+        parent = item.parent
+        moved = self.new_key.get(parent) if parent is not None else None
+        if parent is None or moved is None or moved == parent:
+            return (item.key,)
+        letters = item.key[len(parent) :]
+        if not item.key.startswith(parent) or not letters.isalpha():
+            return (item.key,)
+        return (item.key, moved + letters)
+
 
 def splits_and_merges(
     old: Sequence[Item],
@@ -158,7 +172,9 @@ def _namesake_parts(
     source (old index -> new indices) and the set of them."""
     old, new = state.old, state.new
     found: dict[int, list[int]] = {}
-    namesakes = {old[i].key: i for i in sources}
+    # A number kept outright wins over letters kept under a moved parent.
+    namesakes = {key: i for i in sources for key in state.namesakes(i)[1:]}
+    namesakes.update({old[i].key: i for i in sources})
     candidates = [j for j in left_new if new[j].key in namesakes and state.words(new[j])]
     if not candidates or not sources:
         return found, set()
@@ -231,21 +247,11 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
         long = [j for j in pieces if len(words(new[j])) >= ALONE_WORDS]
         if not long:
             return
-        kept = next((j for j in long if new[j].key == old[i].key), None)
-        if kept is None:
-            first = min(long)
-            others = [j for j in pieces if j != first]
-            kept = _leading(old[i], [first, *others], lambda j: words(new[j]), state.texts)
+        first = min(long)
+        kept = _core(state, i, [first, *(j for j in pieces if j != first)], long)
         state.pair(i, kept)
     elif new[kept].key != old[i].key:
-        # The core is the part keeping the number, else the part that carries the old
-        # rule's first sentence (what it was about).
-        same = [j for j in pieces if new[j].key == old[i].key]
-        core = (
-            same[0]
-            if same
-            else _leading(old[i], [kept, *pieces], lambda j: words(new[j]), state.texts)
-        )
+        core = _core(state, i, [kept, *pieces], pieces)
         if core != kept:
             pieces = [*pieces, kept]
             pieces.remove(core)
@@ -255,6 +261,41 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
     for j in pieces:
         if j != kept:
             state.split[j] = i
+
+
+def _core(state: _Parting, i: int, parts: list[int], named: list[int]) -> int:
+    """Of the parts old `i` split into (new indices, the one it continues so far first),
+    the one its line goes on in: the part keeping its number; else, where one of `named`
+    keeps its letters under its heading's new number, the part that says first what the
+    old rule said first (its own words come earliest there: haste 502.5b "can attack or
+    use activated abilities" goes on as 702.10b, attacking, not as 702.10c, though that
+    holds more of its words); else the part carrying its first sentence."""
+    old, new, words = state.old, state.new, state.words
+    key = old[i].key
+    same = next((j for j in named if new[j].key == key), None)
+    if same is not None:
+        return same
+    names = state.namesakes(i)[1:]
+    if any(new[j].key in names for j in named):
+        return _opening_part(state, i, parts)
+    return _leading(old[i], parts, lambda j: words(new[j]), state.texts)
+
+
+def _opening_part(state: _Parting, i: int, parts: list[int]) -> int:
+    """The part whose own words (held by no other part) come first in old `i`'s text;
+    the first part where none has words of its own there."""
+    held = [set(state.words(state.new[j])) for j in parts]
+    order = word_ids(state.texts[state.old[i].text_id], ordered=True)
+    first_at: dict[int, int] = {}
+    for at, word in enumerate(order):
+        first_at.setdefault(word, at)
+    best, best_at = parts[0], len(order)
+    for column, j in enumerate(parts):
+        others = set().union(*(held[k] for k in range(len(parts)) if k != column))
+        own = [first_at[word] for word in held[column] - others if word in first_at]
+        if own and min(own) < best_at:
+            best, best_at = j, min(own)
+    return best
 
 
 def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
