@@ -9,7 +9,7 @@ queries, and a cold `show QUESTION` process against a cold `search trample` (CPU
 paired runs).
 
     python bench/questions.py [--db rules.db] [--quick]
-        [--split dev|holdout|blind|fresh|fresh2|fresh3|fresh4|all]
+        [--split dev|holdout|blind|fresh|fresh2|fresh3|fresh4|fresh5|all]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from tests.search.question_labels import answers, close
 QUESTIONS = REPO / "tests" / "fixtures" / "questions.toml"
 CUTS = (1, 3, 10)
 #: The splits of the labelled set: one that tuned the ranking, three that never did.
-SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2", "fresh3", "fresh4")
+SPLITS = ("dev", "holdout", "blind", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 #: Targets of the questions issue: share of questions answered in the top 3 and top 10.
 TARGET_TOP3, TARGET_TOP10 = 0.60, 0.80
 
