@@ -38,6 +38,7 @@ EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
 BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
 SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
+THIRD_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind3"
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
@@ -356,6 +357,8 @@ def main() -> None:
     print(labelled(options.db, BLIND))
     print("\n#### Lineage on the second blind sample (tests/fixtures/lineage/blind2/)\n")
     print(labelled(options.db, SECOND_BLIND))
+    print("\n#### Lineage on the third blind sample (tests/fixtures/lineage/blind3/)\n")
+    print(labelled(options.db, THIRD_BLIND))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
     print(third_reader(options.db))
     print("\n#### The historians' chains\n")

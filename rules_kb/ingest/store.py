@@ -487,15 +487,24 @@ def m032_trademark_spelled(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m033_letters_under_a_moved_heading(db: Database, progress: Progress) -> None:
+def m033_letters_under_a_moved_heading(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m032), and now a subrule split in two
     as its heading moved continues in the part that keeps its letters under the heading's
     new number: haste 502.5b of 2009-05-01 goes on as 702.10b (attacking), and 702.10c
-    (tapping) was split from it, where 702.10c continued it and 702.10b was new."""
+    (tapping) was split from it, where 702.10c continued it and 702.10b was new: the
+    editions are aligned again by m034."""
+
+
+@migration
+def m034_chapters_renamed_over_one_rule(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m033), and now a section or chapter
+    that keeps its number under a new title, whose one rule stayed under it, is that
+    heading renamed: "Type" 205 is "Type Line" 205 of 2003-07-01 and "Credit" 209 is
+    "Illustration Credit" 209, where each was one heading removed and one added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m034_...).
+# Further migrations go here, numbered in order (m035_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

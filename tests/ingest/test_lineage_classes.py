@@ -488,6 +488,31 @@ def test_a_renamed_section_is_one_heading() -> None:
     assert not alignment.added and not alignment.removed
 
 
+def test_a_chapter_renamed_in_place_over_one_rule_is_one_heading() -> None:
+    """A chapter that keeps its number under a new title sharing few words with the old,
+    whose one rule stays under it reworded, is the same chapter renamed ("Type" 205 is
+    "Type Line" 205 of 2003-07-01): one change, not one removed and one added. A chapter
+    whose one rule went under another number tells nothing by that rule alone."""
+    old: list[Row] = [
+        ("2", "section", None, "Parts of a Piece"),
+        ("205", "chapter", "2", "Kind"),
+        ("205.1", "rule", "205", "The kind of a piece is printed below its picture."),
+        ("206", "chapter", "2", "Badge"),
+        ("206.1", "rule", "206", "The badge of a piece is printed beside its kind."),
+    ]
+    new: list[Row] = [
+        ("2", "section", None, "Parts of a Piece"),
+        ("205", "chapter", "2", "Kind Line"),
+        ("205.1", "rule", "205", "The kind and the rank of a piece are printed below its picture."),
+        ("206", "chapter", "2", "Emblems"),
+        ("207", "chapter", "2", "Markings"),
+        ("207.1", "rule", "207", "The badge of a piece is printed beside its kind."),
+    ]
+    _alignment, mapping = aligned(old, new)
+    assert mapping["205"] == "205" and mapping["205.1"] == "205.1"
+    assert mapping["206.1"] == "207.1" and "206" not in mapping
+
+
 def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     board = "The area where pieces stand while they are in the match. Pieces on it are in play."
     old: list[Row] = [

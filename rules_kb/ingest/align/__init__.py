@@ -39,7 +39,9 @@ Passes, cheapest first; each works on what the previous ones left:
    "If no creatures are currently blocking it...");
 7. headings followed: a rule left over whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
-   that rule continues another, merged into it;
+   that rule continues another, merged into it; a section or chapter with one rule that
+   stayed under its number is that heading renamed in place ("Type" 205 is "Type Line"
+   205 of 2003-07-01);
 8. introductions: a new rule left over whose subrules came of one old rule (two at
    least, none of another) was split from it: it says first what that rule went on to
    say in them (605.1 of 2009-07-11 over 605.1a-b, the halves of 406.1), while the old

@@ -623,7 +623,7 @@ def followed_headings(
         for i in waiting:
             if i in pairs or i in merged:
                 continue
-            home = _followed_home(old, new, pairs, children.get(old[i].key, []))
+            home = _followed_home(old, new, pairs, children.get(old[i].key, []), old[i])
             if home is None or home in split:
                 continue
             holder = old_of.get(home)
@@ -640,19 +640,29 @@ def followed_headings(
 
 
 def _followed_home(
-    old: Sequence[Item], new: Sequence[Item], pairs: Mapping[int, int], below: list[int]
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    below: list[int],
+    item: Item,
 ) -> int | None:
-    """The new rule all of an old rule's subrules that went on went under (the nearest
+    """The new rule all of old `item`'s subrules that went on went under (the nearest
     before them of that number), if they are at least FOLLOWED_CHILDREN and at least
-    FOLLOWED_SUPPORT of them; else None."""
+    FOLLOWED_SUPPORT of them; one is enough for a section or chapter whose number that
+    rule keeps, renamed in place ("Type" 205 is "Type Line" 205 of 2003-07-01, its one
+    rule 205.1 reworded); else None."""
     gone = [child for child in below if child in pairs]
-    if len(gone) < FOLLOWED_CHILDREN or len(gone) < FOLLOWED_SUPPORT * len(below):
+    if not gone or len(gone) < FOLLOWED_SUPPORT * len(below):
         return None
     parents = {new[pairs[child]].parent for child in gone}
     if len(parents) != 1 or None in parents:
         return None
     first = min(pairs[child] for child in gone)
-    return next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
+    home = next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
+    if len(gone) >= FOLLOWED_CHILDREN:
+        return home
+    in_place = home is not None and new[home].key == item.key and new[home].kind == item.kind
+    return home if in_place and item.kind in LEVELS[0] else None
 
 
 INTRODUCED_PARTS = 2
