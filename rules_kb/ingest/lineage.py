@@ -224,11 +224,13 @@ class _Linker:
         if previous_id is None:
             return
         renumbered: dict[str, str] = {}
+        went: dict[str, frozenset[str]] = {}
         for kind in KINDS:  # rules first: the glossary cites them as they were renumbered
             old, new = self.records(previous_id, kind), self.records(edition_id, kind)
-            alignment = align(old.items, new.items, self.load, (old.examples, new.examples))
+            alignment = align(old.items, new.items, self.load, (old.examples, new.examples), went)
             if kind == "rule":
                 renumbered = alignment.key_map(old.items, new.items)
+                went = alignment.went(old.items, new.items)
             self.conn.executemany(
                 "INSERT INTO lineage (edition_id, kind, seq, old_seq, status)"
                 " VALUES (?, ?, ?, ?, ?)",

@@ -496,15 +496,24 @@ def m033_letters_under_a_moved_heading(_db: Database, _progress: Progress) -> No
 
 
 @migration
-def m034_chapters_renamed_over_one_rule(db: Database, progress: Progress) -> None:
+def m034_chapters_renamed_over_one_rule(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m033), and now a section or chapter
     that keeps its number under a new title, whose one rule stayed under it, is that
     heading renamed: "Type" 205 is "Type Line" 205 of 2003-07-01 and "Credit" 209 is
-    "Illustration Credit" 209, where each was one heading removed and one added."""
+    "Illustration Credit" 209, where each was one heading removed and one added: the
+    editions are aligned again by m035."""
+
+
+@migration
+def m035_names_held_in_others(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m034), and now a glossary entry whose
+    name is a word of a new entry's, their definitions unalike, goes on there only if the
+    rules it cites went where the new entry's are: "Order" of 2009-05-01 (217.1b) is
+    removed, not "Damage Assignment Order" (509.2, 509.3)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m035_...).
+# Further migrations go here, numbered in order (m036_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

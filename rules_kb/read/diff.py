@@ -108,8 +108,14 @@ class Library:
                 self.items(new, glossary=glossary),
                 lambda ids: self.texts(ids),
                 None if glossary else (self.examples(old), self.examples(new)),
+                self.went(old, new) if glossary else None,
             )
         return self._alignments[key]
+
+    def went(self, old: str, new: str) -> dict[str, frozenset[str]]:
+        """Where the rules' alignment of two editions took each old rule (what the
+        glossary's alignment reads, as at ingest)."""
+        return self.alignment(old, new).went(self.items(old), self.items(new))
 
     def stored(self, old: str, new: str, *, glossary: bool = False) -> Alignment | None:
         """The alignment stored at ingest, when `old` is the edition `new` was aligned with."""

@@ -22,7 +22,9 @@ Passes, cheapest first; each works on what the previous ones left:
    self, unless a better counterpart exists elsewhere: the assignment prefers the better
    total. A subrule whose parent's line is known and that keeps its letters under it
    follows it on less likeness (a keyword's definition rewritten, "triggered" ->
-   "static", follows its keyword);
+   "static", follows its keyword). A glossary name held whole in another ("Order",
+   "Damage Assignment Order") counts for nothing where the definitions are unalike and
+   the rules they cite are unrelated, as the rules' alignment moved them;
 6. splits and merges: a record left new whose words are almost all those of one old
    record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
    draw clause becomes 420.5g); the old record's line continues in the part that keeps
@@ -113,11 +115,14 @@ def align(
     new: Sequence[Item],
     load_texts: LoadTexts,
     examples: tuple[Examples, Examples] | None = None,
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> Alignment:
     """Pair old items with new ones, one to one. `load_texts` is asked only for the texts
     of the items left after the identical pass (and the examples' texts, where an old rule
     with examples is left over). `examples`: the example text ids of each side's rules, by
-    index (rules only; without them, pass 9 is skipped)."""
+    index (rules only; without them, pass 9 is skipped). `went`: for the glossary, where
+    the rules' alignment of the same editions took each old rule (`Alignment.went`): the
+    rules entries cite tell entries under like names apart."""
     pairs = identical(old, new)
     used = set(pairs.values())
     left = Left(
@@ -138,7 +143,7 @@ def align(
     if left.update(pairs).old and left.new:
         unique_wording(old, new, pairs, left.update(pairs), texts, shortest=SHORT)
         renamed_headings(old, new, pairs, left.update(pairs))
-        fuzzy(old, new, pairs, left.update(pairs), texts, titles)
+        fuzzy(old, new, pairs, left.update(pairs), texts, titles, went)
     split, merged = splits_and_merges(old, new, pairs, left.update(pairs), reworded, texts, titles)
     carried_sentences(old, new, pairs, left, texts, split, merged)
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))

@@ -51,6 +51,14 @@ class Alignment:
     """(old index, new index): the old record was merged into the new one, whose line
     continues another old record (in `pairs`)."""
 
+    def went(self, old: Sequence[Item], new: Sequence[Item]) -> dict[str, frozenset[str]]:
+        """Where each old record went, by key: its counterpart, the parts split off it and
+        the record it was merged into."""
+        found: dict[str, set[str]] = {}
+        for i, j in (*self.pairs, *self.split, *self.merged):
+            found.setdefault(old[i].key, set()).add(new[j].key)
+        return {key: frozenset(keys) for key, keys in found.items()}
+
     def key_map(self, old: Sequence[Item], new: Sequence[Item]) -> dict[str, str]:
         """Old key -> new key for every pair (the number mapping of the alignment)."""
         return {old[i].key: new[j].key for i, j in self.pairs}

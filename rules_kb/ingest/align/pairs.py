@@ -13,6 +13,7 @@ from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left
 from rules_kb.ingest.align.words import (
     KEY,
     KEY_TEXT,
+    RULE_REFERENCE,
     SHORT,
     Normalised,
     defined_as,
@@ -176,9 +177,12 @@ def fuzzy(
     left: Left,
     texts: Normalised,
     titles: Container[int],
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> None:
     """Assign the leftovers level by level. A level is assigned twice: the first round's
-    pairs tell the second which parents correspond (a subrule's rule is in its level)."""
+    pairs tell the second which parents correspond (a subrule's rule is in its level).
+    `went`: where each rule of the old edition went in the new (for the glossary: see
+    `_cited_elsewhere`)."""
     import numpy as np
 
     for level in LEVELS:
@@ -201,6 +205,10 @@ def fuzzy(
                     [old[i].key for i in group.old], [texts[new[j].text_id] for j in group.new]
                 ),
             )
+            # A name held whole in another ("Order", "Damage Assignment Order") says nothing
+            # where the definitions are unlike and send the reader to unrelated rules.
+            apart = _cited_elsewhere(old, new, group, texts, went or {})
+            names[apart & (similarity < CITED_APART)] = 0.0
             # Names alike ("Source" is a word of two new headings) are told apart by content.
             similarity = np.maximum(similarity, NAME_WEIGHT * names) + NAME_TIE * similarity
             # An "(Obsolete)" stub names a term the rules no longer use: it goes on under
@@ -219,6 +227,49 @@ def fuzzy(
         draft = dict(pairs)
         _assign(old, new, group, similarity, kept, draft, texts)
         _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
+
+
+CITED_APART = 0.25
+"""Likeness of two definitions under which their headings' likeness counts for nothing
+when the entries cite only unrelated rules (`_cited_elsewhere`)."""
+
+
+def _cited_elsewhere(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    group: Left,
+    texts: Normalised,
+    went: Mapping[str, frozenset[str]],
+) -> NDArray[np.bool_]:
+    """For each pair of glossary entries of a group under different names, whether both
+    cite rules and none the old one cites (where `went` says it went: its counterpart, its
+    parts, what it merged into) is, holds or falls under one the new one cites: "Order"
+    of 2009-05-01 (see 217.1b, the order of cards in a zone) is not "Damage Assignment
+    Order" (see 509.2 and 509.3), though its name is a word of that one; "Teams" (601,
+    602, 604, 609) is "Teams Variant" (809, where 609 went)."""
+    import numpy as np
+
+    def cited(item: Item) -> set[str]:
+        return {m.group("number") for m in RULE_REFERENCE.finditer(texts.raw[item.text_id])}
+
+    found = np.zeros((len(group.old), len(group.new)), dtype=bool)
+    theirs = [cited(new[j]) for j in group.new]
+    names = [heading_names(new[j].key) for j in group.new]
+    for row, i in enumerate(group.old):
+        mine = {moved for number in cited(old[i]) for moved in went.get(number, (number,))}
+        if not mine:
+            continue
+        own = heading_names(old[i].key)
+        for col, other in enumerate(theirs):
+            if other and names[col] != own:
+                found[row, col] = not any(_related(a, b) for a in mine for b in other)
+    return found
+
+
+def _related(a: str, b: str) -> bool:
+    """Whether two rule numbers are one, or one holds the other (509 holds 509.2b)."""
+    short, long = sorted((a, b), key=len)
+    return long == short or (long.startswith(short) and not long[len(short)].isdigit())
 
 
 #: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).
