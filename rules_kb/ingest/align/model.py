@@ -52,11 +52,20 @@ class Alignment:
     continues another old record (in `pairs`)."""
 
     def went(self, old: Sequence[Item], new: Sequence[Item]) -> dict[str, frozenset[str]]:
-        """Where each old record went, by key: its counterpart, the parts split off it and
-        the record it was merged into."""
+        """Where the old records that went elsewhere went, by key: their counterpart, the
+        parts split off them and the record they were merged into. A record that is not
+        in it kept its number (or went nowhere): most of them, so they are not listed."""
         found: dict[str, set[str]] = {}
-        for i, j in (*self.pairs, *self.split, *self.merged):
-            found.setdefault(old[i].key, set()).add(new[j].key)
+        for i, j in self.pairs:
+            if old[i].key != new[j].key:
+                found[old[i].key] = {new[j].key}
+        if self.split or self.merged:
+            paired = dict(self.pairs)
+            for i, j in (*self.split, *self.merged):
+                mine = old[i].key
+                if mine not in found:
+                    found[mine] = {new[paired[i]].key} if i in paired else set()
+                found[mine].add(new[j].key)
         return {key: frozenset(keys) for key, keys in found.items()}
 
     def key_map(self, old: Sequence[Item], new: Sequence[Item]) -> dict[str, str]:

@@ -243,7 +243,8 @@ def _cited_elsewhere(
 ) -> NDArray[np.bool_]:
     """For each pair of glossary entries of a group under different names, whether both
     cite rules and none the old one cites (where `went` says it went: its counterpart, its
-    parts, what it merged into) is, holds or falls under one the new one cites: "Order"
+    parts, what it merged into; else under its own number) is, holds or falls under one
+    the new one cites: "Order"
     of 2009-05-01 (see 217.1b, the order of cards in a zone) is not "Damage Assignment
     Order" (see 509.2 and 509.3), though its name is a word of that one; "Teams" (601,
     602, 604, 609) is "Teams Variant" (809, where 609 went)."""

@@ -601,6 +601,8 @@ def followed_headings(
     2009-07-11). Pairs and merges are added to `pairs` and `merged`; an old rule that
     gives way is left over and looked at again; a new rule split off another is left
     alone."""
+    if len(pairs) + len(merged) == len(old):  # (no old rule left over)
+        return
     children: dict[str, list[int]] = {}
     for i, item in enumerate(old):
         if item.parent is not None:
@@ -691,6 +693,8 @@ def introductions(
     ("Which player has priority is determined by the following rules:") from 408.1c, now
     115.3a to 115.3d. The old rule's line stays where it went. Added to `split`."""
     came_of = {j: i for i, j in pairs.items()} | split
+    if len(came_of) == len(new):  # (no new rule left over: most neighbouring editions)
+        return
     first_of: dict[str, int] = {}
     for j, item in enumerate(new):
         first_of.setdefault(item.key, j)
