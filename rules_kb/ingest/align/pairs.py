@@ -206,7 +206,7 @@ def fuzzy(
                 ),
             )
             # A name held whole in another ("Order", "Damage Assignment Order") says nothing
-            # where the definitions are unlike and send the reader to unrelated rules.
+            # where the definitions are unalike and send the reader to unrelated rules.
             apart = _cited_elsewhere(old, new, group, texts, went or {})
             names[apart & (similarity < CITED_APART)] = 0.0
             # Names alike ("Source" is a word of two new headings) are told apart by content.
@@ -244,10 +244,9 @@ def _cited_elsewhere(
     """For each pair of glossary entries of a group under different names, whether both
     cite rules and none the old one cites (where `went` says it went: its counterpart, its
     parts, what it merged into; else under its own number) is, holds or falls under one
-    the new one cites: "Order"
-    of 2009-05-01 (see 217.1b, the order of cards in a zone) is not "Damage Assignment
-    Order" (see 509.2 and 509.3), though its name is a word of that one; "Teams" (601,
-    602, 604, 609) is "Teams Variant" (809, where 609 went)."""
+    the new one cites: "Order" of 2009-05-01 (see 217.1b, the order of cards in a zone)
+    is not "Damage Assignment Order" (see 509.2 and 509.3), though its name is a word of
+    that one; "Teams" (601, 602, 604, 609) is "Teams Variant" (809, where 609 went)."""
     import numpy as np
 
     def cited(item: Item) -> set[str]:
