@@ -20,8 +20,11 @@ Row = tuple[str, str, str | None, str]
 """(number or term, kind, parent, text) of one record."""
 
 
-def aligned(old: Sequence[Row], new: Sequence[Row]) -> tuple[Alignment, dict[str, str]]:
-    """The alignment of two small editions, and its old -> new key map."""
+def aligned(
+    old: Sequence[Row], new: Sequence[Row], went: Mapping[str, frozenset[str]] | None = None
+) -> tuple[Alignment, dict[str, str]]:
+    """The alignment of two small editions, and its old -> new key map; `went`: where the
+    rules of the old edition went (for a glossary: see `align`)."""
     texts: dict[int, str] = {}
 
     def items(rows: Sequence[Row]) -> list[Item]:
@@ -37,7 +40,7 @@ def aligned(old: Sequence[Row], new: Sequence[Row]) -> tuple[Alignment, dict[str
     def load(ids: Sequence[int]) -> Mapping[int, str]:
         return {i: texts[i] for i in ids}
 
-    alignment = align(before, after, load)
+    alignment = align(before, after, load, went=went)
     return alignment, alignment.key_map(before, after)
 
 
@@ -593,22 +596,19 @@ def test_a_name_held_in_another_is_no_rename_where_they_cite_unrelated_rules() -
     Order" of 2009-07-11), their definitions unalike, goes on there only if the rules it
     cites went where the new one's are: "Order" (the order of cards in a pile, 217.1b) is
     removed and "Hit Order" (509.2) new, while "Teams" (609, now 809) is "Teams Variant"."""
-    old_rows: list[Row] = [
+    old: list[Row] = [
         ("Order", "glossary", None, "A pile's cards keep the order they were put in. See 217.1b."),
         ("Teams", "glossary", None, "Some matches are played by sides of players. See 609."),
     ]
-    new_rows: list[Row] = [
+    new: list[Row] = [
         ("Hit Order", "glossary", None, "Attackers pick whom they strike first. See 509.2."),
         ("Teams Variant", "glossary", None, "A match where sides play as one. See 809."),
     ]
-    texts = {i: row[3] for i, row in enumerate([*old_rows, *new_rows])}
-    old = [Item(row[0], row[1], row[2], i) for i, row in enumerate(old_rows)]
-    new = [Item(row[0], row[1], row[2], len(old_rows) + i) for i, row in enumerate(new_rows)]
     went = {"217.1b": frozenset({"400.5"}), "609": frozenset({"809"})}
-    found = align(old, new, lambda ids: {i: texts[i] for i in ids}, went=went).key_map(old, new)
+    _alignment, found = aligned(old, new, went)
     assert found == {"Teams": "Teams Variant"}
     # without knowing where the rules went, a cited number is read as kept
-    assert "Order" not in align(old, new, lambda ids: {i: texts[i] for i in ids}).key_map(old, new)
+    assert "Order" not in aligned(old, new)[1]
 
 
 def test_a_term_renamed_and_defined_by_its_old_name_goes_on_in_the_new_entry() -> None:

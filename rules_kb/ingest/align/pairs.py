@@ -22,6 +22,7 @@ from rules_kb.ingest.align.words import (
     likeness,
     name_similarity,
 )
+from rules_kb.ingest.models import descends
 
 if TYPE_CHECKING:
     import numpy as np
@@ -262,14 +263,10 @@ def _cited_elsewhere(
         own = heading_names(old[i].key)
         for col, other in enumerate(theirs):
             if other and names[col] != own:
-                found[row, col] = not any(_related(a, b) for a in mine for b in other)
+                found[row, col] = not any(
+                    a == b or descends(a, b) or descends(b, a) for a in mine for b in other
+                )
     return found
-
-
-def _related(a: str, b: str) -> bool:
-    """Whether two rule numbers are one, or one holds the other (509 holds 509.2b)."""
-    short, long = sorted((a, b), key=len)
-    return long == short or (long.startswith(short) and not long[len(short)].isdigit())
 
 
 #: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).

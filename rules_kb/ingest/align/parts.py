@@ -625,7 +625,7 @@ def followed_headings(
         for i in waiting:
             if i in pairs or i in merged:
                 continue
-            home = _followed_home(old, new, pairs, children.get(old[i].key, []), old[i])
+            home = _followed_home(new, pairs, children.get(old[i].key, []), old[i])
             if home is None or home in split:
                 continue
             holder = old_of.get(home)
@@ -642,7 +642,6 @@ def followed_headings(
 
 
 def _followed_home(
-    old: Sequence[Item],
     new: Sequence[Item],
     pairs: Mapping[int, int],
     below: list[int],
