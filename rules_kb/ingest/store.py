@@ -505,15 +505,24 @@ def m034_chapters_renamed_over_one_rule(_db: Database, _progress: Progress) -> N
 
 
 @migration
-def m035_names_held_in_others(db: Database, progress: Progress) -> None:
+def m035_names_held_in_others(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m034), and now a glossary entry whose
     name is a word of a new entry's, their definitions unalike, goes on there only if the
     rules it cites went where the new entry's are: "Order" of 2009-05-01 (217.1b) is
-    removed, not "Damage Assignment Order" (509.2, 509.3)."""
+    removed, not "Damage Assignment Order" (509.2, 509.3): the editions are aligned again
+    by m036."""
+
+
+@migration
+def m036_entries_merged_as_their_rules_went(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m035), and now a glossary entry left
+    over whose name holds a continued entry's name whole was merged into it where that
+    entry has come to cite a rule the old one cited, as the rule went: "Colorless mana" of
+    2009-05-01 (104.3d) into "Colorless" (107.4c), where it was removed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m036_...).
+# Further migrations go here, numbered in order (m037_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

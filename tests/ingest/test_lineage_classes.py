@@ -611,6 +611,31 @@ def test_a_name_held_in_another_is_no_rename_where_they_cite_unrelated_rules() -
     assert "Order" not in aligned(old, new)[1]
 
 
+def test_an_entry_merged_into_one_that_took_over_its_rule_is_merged() -> None:
+    """ "Plain Token" (see 104.3d) is gone, and "Plain", which went on, has come to cite
+    107.4c, where 104.3d went: it was merged into "Plain" ("Colorless mana" into
+    "Colorless" of 2009-07-11). "Snow Stride" is only removed: "Stride" cited its rule
+    before, and still does where the rule went."""
+    old: list[Row] = [
+        ("Plain", "glossary", None, "An object with no hue at all is plain. See 203.2."),
+        ("Plain Token", "glossary", None, "Number symbols can stand for plain tokens. See 104.3d."),
+        ("Stride", "glossary", None, "A creature with stride walks past walls. See 502.6."),
+        ("Snow Stride", "glossary", None, "Stride that works past snowy walls. See 502.6."),
+    ]
+    new: list[Row] = [
+        ("Plain", "glossary", None, "1. Having no hue. See 105.2. 2. A kind of token. See 107.4c."),
+        ("Stride", "glossary", None, "A family of abilities about walking past. See 702.12."),
+    ]
+    went = {"203.2": frozenset({"105.2"}), "104.3d": frozenset({"107.4c"}),
+            "502.6": frozenset({"702.12"})}  # fmt: skip
+    alignment, mapping = aligned(old, new, went)
+    assert mapping == {"Plain": "Plain", "Stride": "Stride"}
+    assert keys(alignment, old, new, "merged") == {("Plain Token", "Plain")}
+    assert [old[i][0] for i in alignment.removed] == ["Snow Stride"]
+    # without knowing where the rules went, nothing tells that 107.4c is 104.3d
+    assert not aligned(old, new)[0].merged
+
+
 def test_a_term_renamed_and_defined_by_its_old_name_goes_on_in_the_new_entry() -> None:
     """ "Board Action" became "Phase-Bound Action", defined as the board actions that
     happen when a phase begins: the names share one word, the definitions few, and the

@@ -102,16 +102,16 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.99),
         },
     ),
-    # drawn on 2026-12-05; two classes it showed were fixed since (chapters renamed in
-    # place, a glossary name held whole in another)
+    # drawn on 2026-12-05; three classes it showed were fixed since (chapters renamed in
+    # place, a glossary name held whole in another, an entry merged as its rule went)
     "blind3": (
         310,
-        0.97,
+        0.98,
         {
-            "all": (0.99, 0.97),
+            "all": (0.99, 0.98),
             "ordinary": (0.99, 0.99),
             "renumbering": (0.99, 0.98),
-            "glossary": (0.92, 0.92),
+            "glossary": (0.99, 0.99),
         },
     ),
 }

@@ -38,7 +38,10 @@ Passes, cheapest first; each works on what the previous ones left:
    became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
-   "If no creatures are currently blocking it...");
+   "If no creatures are currently blocking it..."). A glossary entry
+   left over whose name holds a continued entry's name whole was merged into it where
+   that entry has come to cite a rule the old one cited, as the rule went ("Colorless
+   mana" of 2009-05-01, 104.3d, into "Colorless", 107.4c);
 7. headings followed: a rule left over whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
    that rule continues another, merged into it; a section or chapter with one rule that
@@ -58,16 +61,21 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(passes 6 to 9) and `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
-stub, entries merged or split by name). `align` below
-runs them in order.
+(passes 6 to 9) and `glossary` (pass 6 for glossary entries: renames that leave an
+"(Obsolete)" stub, entries merged or split by name or by the rules they cite). `align`
+below runs them in order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rules_kb.ingest.align.glossary import named_parts, named_stubs, obsolete_stubs
+from rules_kb.ingest.align.glossary import (
+    cited_heirs,
+    named_parts,
+    named_stubs,
+    obsolete_stubs,
+)
 from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
 from rules_kb.ingest.align.pairs import (
     carried_sentences,
@@ -149,6 +157,8 @@ def align(
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)
+    if went is not None:
+        cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
     followed_headings(old, new, pairs, split, merged)
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:

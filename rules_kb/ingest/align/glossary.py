@@ -1,13 +1,19 @@
 """Pass 6 for glossary entries: renames that leave an "(Obsolete)" stub (the stub is
-split from the entry that goes on under the new name), and entries merged into one or
-split in two by their names."""
+split from the entry that goes on under the new name), entries merged into one or split
+in two by their names, and entries that went where the rules they cite tell."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.model import GLOSSARY, Item, Left
-from rules_kb.ingest.align.words import heading_names, is_stub, likeness, singular
+from rules_kb.ingest.align.words import (
+    RULE_REFERENCE,
+    heading_names,
+    is_stub,
+    likeness,
+    singular,
+)
 from rules_kb.ingest.models import glossary_names
 
 
@@ -189,3 +195,45 @@ def _first_name(term: str) -> str:
     """The first of the names a heading stands for ("Legend" of "Legend/Legendary")."""
     names = glossary_names(term.replace("/", ", "))
     return names[1] if len(names) > 1 else names[0]
+
+
+def cited_heirs(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    merged: dict[int, int],
+    reworded: Left,
+    texts: Mapping[int, str],
+    went: Mapping[str, frozenset[str]],
+) -> None:
+    """An old entry left over whose name holds the whole name of a new entry that
+    continues another, which has come to cite a rule that the old entry cited, as it went,
+    and that its own old entry did not cite, was merged into it: "Colorless mana" of
+    2009-05-01, citing 104.3d, into "Colorless", which cites 107.4c, where 104.3d went
+    (`went`: where the rules' alignment of the same editions took each old rule; one not
+    in it kept its number). Where neither names nor definitions tell, the rules cited do."""
+    group = reworded.of(old, new, GLOSSARY)
+    olds = [i for i in group.old if i not in pairs and i not in merged and not is_stub(old[i].key)]
+    if not olds:
+        return
+
+    def cited(item: Item) -> set[str]:
+        return {m.group("number") for m in RULE_REFERENCE.finditer(texts[item.text_id])}
+
+    def gone(item: Item) -> set[str]:
+        return {moved for number in cited(item) for moved in went.get(number, (number,))}
+
+    owner = {j: i for i, j in pairs.items() if j in group.new}
+    for i in olds:
+        mine = gone(old[i])
+        if not mine:
+            continue
+        words = {word for name in heading_names(old[i].key) for word in name.split()}
+        homes = [
+            j
+            for j, core in owner.items()
+            if any(set(name.split()) < words for name in heading_names(new[j].key))
+            and mine & (cited(new[j]) - gone(old[core]))
+        ]
+        if len(homes) == 1:
+            merged[i] = homes[0]
