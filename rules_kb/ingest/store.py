@@ -514,15 +514,24 @@ def m035_names_held_in_others(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m036_entries_merged_as_their_rules_went(db: Database, progress: Progress) -> None:
+def m036_entries_merged_as_their_rules_went(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m035), and now a glossary entry left
     over whose name holds a continued entry's name whole was merged into it where that
     entry has come to cite a rule the old one cited, as the rule went: "Colorless mana" of
-    2009-05-01 (104.3d) into "Colorless" (107.4c), where it was removed."""
+    2009-05-01 (104.3d) into "Colorless" (107.4c), where it was removed: the editions are
+    aligned again by m037."""
+
+
+@migration
+def m037_kept_numbers_under_followed_headings(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m036), and now a rule rewritten under
+    its number, whose heading was paired only by the subrules that followed it, is that
+    rule changed: 713.2 of 2020-09-25 ("Checklist Cards" 713 became "Substitute Cards"),
+    which was one rule removed and one added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m037_...).
+# Further migrations go here, numbered in order (m038_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -12,6 +12,7 @@ import pytest
 from rules_kb.ingest.align import Alignment, Item, align
 from rules_kb.ingest.align.model import Left
 from rules_kb.ingest.align.pairs import carried_sentences
+from rules_kb.ingest.align.parts import kept_under_followed_headings
 from rules_kb.ingest.align.words import Normalised
 from rules_kb.ingest.lineage import same_examples, status
 from rules_kb.worddiff import word_diff
@@ -609,6 +610,58 @@ def test_a_name_held_in_another_is_no_rename_where_they_cite_unrelated_rules() -
     assert found == {"Teams": "Teams Variant"}
     # without knowing where the rules went, a cited number is read as kept
     assert "Order" not in aligned(old, new)[1]
+
+
+# A made-up chapter renamed, known only by the rules that went on under it.
+TURN_UP = "The owner of a hidden creature may turn it face up whenever they hold the baton."
+LOOK = ("You may look at a concealed spell you own at any time; its owner may turn a "
+        "concealed creature face up.")  # fmt: skip
+HIDDEN_OLD: list[Row] = [
+    ("5", "section", None, "Additional Rules"),
+    ("504", "chapter", "5", "Hidden Creatures"),
+    ("504.1", "rule", "504", "Two old cards let creatures in the arena lie hidden."),
+    ("504.2", "rule", "504", "A hidden creature is a 1/1 with no name, kind or powers."),
+    ("504.3", "rule", "504", TURN_UP),
+]
+HIDDEN_NEW: list[Row] = [
+    ("5", "section", None, "Additional Rules"),
+    ("504", "chapter", "5", "Concealed Spells and Permanents"),
+    ("504.1", "rule", "504", "One old card and veils let creatures in the arena lie hidden."),
+    ("504.2", "rule", "504", "A hidden creature is a 1/1 with no name, kind, powers or cost."),
+    ("504.3", "rule", "504", LOOK),
+]
+
+
+def test_a_rule_rewritten_under_a_heading_known_by_its_subrules_keeps_its_number() -> None:
+    """ "Hidden Creatures" 504 is "Concealed Spells and Permanents" 504, known only by its
+    rules that went on under it; its 504.3, rewritten from turning a hidden creature face
+    up into looking at one's own concealed spells, is still 504.3, changed, not one rule
+    removed and one added (713.2 of 2020-09-25, under "Checklist Cards" 713 that became
+    "Substitute Cards")."""
+    alignment, mapping = aligned(HIDDEN_OLD, HIDDEN_NEW)
+    assert mapping["504"] == "504"
+    assert mapping["504.3"] == "504.3"
+    assert not alignment.removed and not alignment.added
+
+
+def test_a_kept_number_under_a_followed_heading_yields_to_a_better_counterpart() -> None:
+    # The pass alone, its parents paired: the kept number holds the rewritten rule, unless
+    # another new rule (not one of its own subrules) is much more like it, as 408.2h of
+    # 2002-10-07 is like 504.3 of 2002-02-20.
+    action = ("Turning a concealed permanent face up is an action its owner may take "
+              "whenever they hold the baton.")  # fmt: skip
+    texts = Normalised(dict(enumerate([HIDDEN_OLD[1][3], TURN_UP, HIDDEN_NEW[1][3], LOOK, action])))
+    old = [Item("504", "chapter", "5", 0), Item("504.3", "rule", "504", 1)]
+    new = [Item("504", "chapter", "5", 2), Item("504.3", "rule", "504", 3)]
+
+    def kept(new: list[Item]) -> dict[int, int]:
+        pairs = {0: 0}
+        kept_under_followed_headings(old, new, pairs, {}, {}, texts, titles={0, 2})
+        return pairs
+
+    assert kept(new) == {0: 0, 1: 1}
+    assert kept([*new, Item("504.3a", "subrule", "504.3", 4)]) == {0: 0, 1: 1}  # its own
+    assert kept([*new, Item("408.2h", "subrule", "408.2", 4)]) == {0: 0}
 
 
 def test_an_entry_merged_into_one_that_took_over_its_rule_is_merged() -> None:

@@ -38,15 +38,18 @@ Passes, cheapest first; each works on what the previous ones left:
    became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
-   "If no creatures are currently blocking it..."). A glossary entry
-   left over whose name holds a continued entry's name whole was merged into it where
-   that entry has come to cite a rule the old one cited, as the rule went ("Colorless
-   mana" of 2009-05-01, 104.3d, into "Colorless", 107.4c);
+   "If no creatures are currently blocking it..."). A glossary entry left over whose
+   name holds a continued entry's name whole was merged into it where that entry has
+   come to cite a rule the old one cited, as the rule went ("Colorless mana" of
+   2009-05-01, 104.3d, into "Colorless", 107.4c);
 7. headings followed: a rule left over whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
    that rule continues another, merged into it; a section or chapter with one rule that
    stayed under its number is that heading renamed in place ("Type" 205 is "Type Line"
-   205 of 2003-07-01);
+   205 of 2003-07-01); then a rule left over on both sides under one number whose
+   parents were paired only so is that rule rewritten, as in pass 5, where it shares
+   some words with its old self and no other new rule is much more like it (713.2 of
+   2020-09-25, under "Checklist Cards" 713 become "Substitute Cards");
 8. introductions: a new rule left over whose subrules came of one old rule (two at
    least, none of another) was split from it: it says first what that rule went on to
    say in them (605.1 of 2009-07-11 over 605.1a-b, the halves of 406.1), while the old
@@ -91,6 +94,7 @@ from rules_kb.ingest.align.parts import (
     carried_examples,
     followed_headings,
     introductions,
+    kept_under_followed_headings,
     splits_and_merges,
 )
 from rules_kb.ingest.align.words import (
@@ -160,6 +164,7 @@ def align(
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
     followed_headings(old, new, pairs, split, merged)
+    kept_under_followed_headings(old, new, pairs, split, merged, texts, titles)
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:
         carried_examples(old, new, pairs, split, merged, examples, load_texts)

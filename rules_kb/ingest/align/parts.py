@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
+from rules_kb.ingest.align.pairs import ACCEPT_IN_PLACE, ACCEPT_KEPT
 from rules_kb.ingest.align.words import (
     Normalised,
     containment,
     first_words,
+    likeness,
     numbers_masked,
     opening,
     share_within,
@@ -639,6 +641,67 @@ def followed_headings(
         if not given_way:
             break
         waiting = given_way
+
+
+def kept_under_followed_headings(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    merged: Mapping[int, int],
+    texts: Normalised,
+    titles: Container[int],
+) -> None:
+    """After pass 7: a rule left over on both sides under one number, whose parents were
+    paired only by their subrules, is the same rule rewritten where it shares some words
+    with its old self, as in pass 5 when the parents were known ("Checklist Cards" 713 of
+    2020-08-07 is "Substitute Cards" 713 of 2020-09-25, and its 713.2, on what such a card
+    shows, is 713.2 rewritten); unless a better counterpart exists elsewhere: a new rule,
+    not one of its own subrules, BETTER_ELSEWHERE more like it (504.3 of 2002-02-20, on
+    turning a face-down creature face up, is much more like 408.2h than the new 504.3)."""
+    taken = set(pairs.values()) | set(split)
+    waiting = {
+        new[j].key: j
+        for j in range(len(new))
+        if j not in taken and new[j].parent is not None and new[j].kind != "glossary"
+    }
+    if not waiting:
+        return
+    found = [
+        (i, waiting[item.key])
+        for i, item in enumerate(old)
+        if item.key in waiting and i not in pairs and i not in merged and item.parent is not None
+    ]
+    if not found:
+        return
+    index_of = {item.key: i for i, item in enumerate(old) if item.kind != "glossary"}
+    new_of = {item.key: j for j, item in enumerate(new) if item.kind != "glossary"}
+    loaded = [
+        j for j, item in enumerate(new) if item.kind != "glossary" and item.text_id in texts.raw
+    ]
+    for i, j in found:
+        item = old[i]
+        parent = index_of.get(item.parent or "")
+        if parent is None or pairs.get(parent) != new_of.get(new[j].parent or ""):
+            continue
+        if item.text_id in titles or new[j].text_id in titles:
+            continue
+        here = float(likeness([texts[item.text_id]], [texts[new[j].text_id]])[0, 0])
+        if here < ACCEPT_KEPT:
+            continue
+        # unless a better counterpart exists elsewhere than under it (its words went on in
+        # another rule, not in a subrule of its own)
+        others = [k for k in loaded if k != j and not descends(new[k].key, new[j].key)]
+        if others:
+            best = likeness([texts[item.text_id]], [texts[new[k].text_id] for k in others]).max()
+            if float(best) >= max(ACCEPT_IN_PLACE, here + BETTER_ELSEWHERE):
+                continue
+        pairs[i] = j
+
+
+BETTER_ELSEWHERE = 0.2
+"""How much more like another new rule an old rule must be for its kept number not to
+hold it (`kept_under_followed_headings`)."""
 
 
 def _followed_home(
