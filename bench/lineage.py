@@ -40,6 +40,7 @@ BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
 SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
 THIRD_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind3"
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
+SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
@@ -294,6 +295,50 @@ def third_reader(db: Path) -> str:
     return table(headers, body)
 
 
+def second_reader(db: Path) -> str:
+    """A second reading of the whole third blind sample (tests/fixtures/lineage/
+    second_reader/blind3.json) against the first: how often two readers of the raw texts
+    agree on steps drawn at random, by stratum, and rules-kb against each reading and
+    against the steps both readings agree on."""
+    from tests.ingest.lineage_labels import Step
+    from tests.ingest.test_lineage_labels import _answer
+
+    def which(row: dict[str, str]) -> tuple[str, ...]:
+        return row["old"], row["new"], row["kind"], row["ask"], row["key"]
+
+    first = {which(row): row for path in sorted(THIRD_BLIND.glob("*.json"))
+             for row in json.loads(path.read_text(encoding="utf-8"))}  # fmt: skip
+    second = json.loads((SECOND_READER / "blind3.json").read_text(encoding="utf-8"))
+    library = Library(Reader(db))
+    counts: dict[str, list[int]] = {}
+    for row in second:
+        label = first[which(row)]
+        one = (label["counterpart"], label["status"])
+        two = (row["counterpart"], row["status"])
+        step = Step(label["stratum"], *which(row), *one)
+        said = _answer(library, step)
+        ours = (said.counterpart, said.status) if said else (None, None)
+        for name in ("all", label["stratum"]):
+            found = counts.setdefault(name, [0] * 7)
+            found[0] += 1
+            found[1] += one[0] == two[0]
+            found[2] += one == two
+            found[3] += ours == one
+            found[4] += ours == two
+            found[5] += one == two
+            found[6] += one == two and ours == one
+    headers = ["stratum", "steps", "readers agree: counterpart", "readers agree: both",
+               "rules-kb = first", "rules-kb = second",
+               "rules-kb on the steps both agree on"]  # fmt: skip
+    body = [
+        [f"**{name}**" if name == "all" else name, n, f"{cp / n:.3f}", f"{both / n:.3f}",
+         f"{one / n:.3f}", f"{two / n:.3f}", f"{right / agreed:.3f} of {agreed}"]
+        for name, (n, cp, both, one, two, agreed, right) in sorted(
+            counts.items(), key=lambda item: (item[0] != "all", item[0]))
+    ]  # fmt: skip
+    return table(headers, body)
+
+
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
     from rules_kb.read.history import Lineage
@@ -359,6 +404,8 @@ def main() -> None:
     print(labelled(options.db, SECOND_BLIND))
     print("\n#### Lineage on the third blind sample (tests/fixtures/lineage/blind3/)\n")
     print(labelled(options.db, THIRD_BLIND))
+    print("\n#### Two readings of the third blind sample (tests/fixtures/lineage/second_reader/)\n")
+    print(second_reader(options.db))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
     print(third_reader(options.db))
     print("\n#### The historians' chains\n")

@@ -153,6 +153,29 @@ def test_the_third_readers_steps_are_labelled_steps_with_their_labels() -> None:
     assert len(disagreed) == 28
 
 
+def test_the_second_reading_covers_the_third_blind_sample_step_for_step() -> None:
+    """tests/fixtures/lineage/second_reader/blind3.json read every step of blind3/ again:
+    the same steps, each once, with a status of the contract and a confidence; the two
+    readings agree on nearly every step (a reading that drifts from the first on many
+    steps is not a second reading of it)."""
+    import json
+
+    from tests.ingest.lineage_labels import STATUSES
+
+    first = {
+        (step.old, step.new, step.kind, step.ask, step.key): (step.counterpart, step.status)
+        for step in steps(FOLDER / "blind3")
+    }
+    rows = json.loads((FOLDER / "second_reader" / "blind3.json").read_text(encoding="utf-8"))
+    second = {(row["old"], row["new"], row["kind"], row["ask"], row["key"]): row for row in rows}
+    assert len(second) == len(rows) == len(first) == 310
+    assert set(second) == set(first)
+    for row in rows:
+        assert row["status"] in STATUSES and row["confidence"] in {"high", "low"}, row
+    agreed = sum(first[key] == (row["counterpart"], row["status"]) for key, row in second.items())
+    assert agreed >= 300
+
+
 #: Chains the alignment still gets wrong (bench/lineage.py lists them), and why.
 CHAINS_KNOWN_WRONG: dict[str, str] = {}
 
