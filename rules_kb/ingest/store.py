@@ -523,15 +523,22 @@ def m036_entries_merged_as_their_rules_went(_db: Database, _progress: Progress) 
 
 
 @migration
-def m037_kept_numbers_under_followed_headings(db: Database, progress: Progress) -> None:
+def m037_kept_numbers_under_followed_headings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m036), and now a rule rewritten under
     its number, whose heading was paired only by the subrules that followed it, is that
     rule changed: 713.2 of 2020-09-25 ("Checklist Cards" 713 became "Substitute Cards"),
-    which was one rule removed and one added."""
+    which was one rule removed and one added: the editions are aligned again by m038."""
+
+
+@migration
+def m038_headings_unquoted(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m037), and now a glossary heading that
+    only lost its quotes is not renamed: '"As Though"' of 2009-05-01 is "As Though" of
+    2009-07-11, its definition changed, where it was "moved_changed"."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m038_...).
+# Further migrations go here, numbered in order (m039_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -973,6 +973,10 @@ def test_typography_is_never_a_change() -> None:
     # A heading whose only difference is its quotes is not renamed.
     headings = {1: "Same text.", 2: "Same text."}
     assert status('"As If"', 1, "“As If”", 2, lambda ids: headings) == "typography"
+    # nor is one whose quotes were dropped ('"As Though"' of 2009-05-01 is "As Though")
+    assert status('"As If"', 1, "As If", 2, lambda ids: headings) == "typography"
+    reworded = {1: "Same text.", 2: "Other text."}
+    assert status("“As If”", 1, "As If", 2, lambda ids: reworded) == "changed"
     # Inside a real change, a curly apostrophe against a straight one is kept, not edited.
     assert word_diff("the keeper’s piece stays", "the keeper's piece moves") == (
         ("=", "the keeper's piece "),
