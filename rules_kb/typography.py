@@ -95,6 +95,16 @@ def key(text: str) -> str:
     return folded.replace(" " + _MARK, _MARK).replace(_MARK + " ", _MARK)
 
 
+def heading_key(term: str) -> str:
+    """The `key` of a heading as a name: a pair of quotes around the whole of it dropped
+    ('"As Though"' of 2009-05-01 is "As Though"); quotes and apostrophes inside it stay
+    ("Player's" is not "Players")."""
+    folded = key(term)
+    if len(folded) > 1 and folded[0] == folded[-1] == _MARK:
+        return folded[1:-1]
+    return folded
+
+
 def is_mark(token: str) -> bool:
     """Whether a token is one quote or dash (or a mark a damaged copy left for one): the
     class `key` folds, white space next to it included."""

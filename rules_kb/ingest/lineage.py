@@ -47,7 +47,7 @@ from typing import Literal
 
 from rules_kb.ingest.align import Alignment, Item, align, numbers_masked, renumber_references
 from rules_kb.ingest.readonly import texts
-from rules_kb.typography import key
+from rules_kb.typography import heading_key, key
 
 Kind = Literal["rule", "glossary"]
 KINDS: tuple[Kind, ...] = ("rule", "glossary")
@@ -286,20 +286,11 @@ def status(
     wording = _wording(old_text, new_text, load, renumbered or {})
     if old_key == new_key:
         return wording
-    if _heading(old_key) == _heading(new_key):  # a heading's quotes or italics
+    if heading_key(old_key) == heading_key(new_key):  # a heading's quotes or italics
         return "typography" if wording == "same" else wording
     if wording == "changed" and _renumbered_only(old_text, new_text, load, renumbered):
         return "moved"
     return "moved" if wording != "changed" else "moved_changed"
-
-
-def _heading(term: str) -> str:
-    """A key or glossary heading as compared for a change of name: typography folded and
-    double quotes around it dropped ('"As Though"' of 2009-05-01 is "As Though")."""
-    return _DOUBLE_QUOTES.sub("", key(term))
-
-
-_DOUBLE_QUOTES = re.compile('["“”\x00]')
 
 
 def _renumbered_only(

@@ -977,6 +977,8 @@ def test_typography_is_never_a_change() -> None:
     assert status('"As If"', 1, "As If", 2, lambda ids: headings) == "typography"
     reworded = {1: "Same text.", 2: "Other text."}
     assert status("“As If”", 1, "As If", 2, lambda ids: reworded) == "changed"
+    # quotes inside a heading are not dropped: an apostrophe gone is a rename
+    assert status("Player's Turn", 1, "Players Turn", 2, lambda ids: headings) == "moved"
     # Inside a real change, a curly apostrophe against a straight one is kept, not edited.
     assert word_diff("the keeper’s piece stays", "the keeper's piece moves") == (
         ("=", "the keeper's piece "),

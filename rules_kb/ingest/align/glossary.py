@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rules_kb.ingest.align.model import GLOSSARY, Item, Left
+from rules_kb.ingest.align.model import GLOSSARY, Item, Left, went_to
 from rules_kb.ingest.align.words import (
-    RULE_REFERENCE,
+    cited_numbers,
     heading_names,
     is_stub,
     likeness,
@@ -216,24 +216,23 @@ def cited_heirs(
     olds = [i for i in group.old if i not in pairs and i not in merged and not is_stub(old[i].key)]
     if not olds:
         return
-
-    def cited(item: Item) -> set[str]:
-        return {m.group("number") for m in RULE_REFERENCE.finditer(texts[item.text_id])}
-
-    def gone(item: Item) -> set[str]:
-        return {moved for number in cited(item) for moved in went.get(number, (number,))}
-
-    owner = {j: i for i, j in pairs.items() if j in group.new}
+    reworded_new = set(group.new)
+    # What each new entry that continues an old one has come to cite, as the rules went.
+    gained = {
+        j: cited_numbers(texts[new[j].text_id])
+        - went_to(cited_numbers(texts[old[i].text_id]), went)
+        for i, j in pairs.items()
+        if j in reworded_new
+    }
     for i in olds:
-        mine = gone(old[i])
+        mine = went_to(cited_numbers(texts[old[i].text_id]), went)
         if not mine:
             continue
         words = {word for name in heading_names(old[i].key) for word in name.split()}
         homes = [
             j
-            for j, core in owner.items()
-            if any(set(name.split()) < words for name in heading_names(new[j].key))
-            and mine & (cited(new[j]) - gone(old[core]))
+            for j, cites in gained.items()
+            if mine & cites and any(set(name.split()) < words for name in heading_names(new[j].key))
         ]
         if len(homes) == 1:
             merged[i] = homes[0]

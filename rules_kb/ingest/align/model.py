@@ -73,6 +73,11 @@ class Alignment:
         return {old[i].key: new[j].key for i, j in self.pairs}
 
 
+def went_to(numbers: set[str], went: Mapping[str, frozenset[str]]) -> set[str]:
+    """Where old rule numbers went, by `Alignment.went` (one not in it kept its number)."""
+    return {moved for number in numbers for moved in went.get(number, (number,))}
+
+
 @dataclass(slots=True)
 class Left:
     """The old and new indices not paired yet."""

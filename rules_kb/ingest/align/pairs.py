@@ -9,13 +9,13 @@ from collections import Counter
 from collections.abc import Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left
+from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left, went_to
 from rules_kb.ingest.align.words import (
     KEY,
     KEY_TEXT,
-    RULE_REFERENCE,
     SHORT,
     Normalised,
+    cited_numbers,
     defined_as,
     heading_names,
     is_stub,
@@ -250,14 +250,11 @@ def _cited_elsewhere(
     that one; "Teams" (601, 602, 604, 609) is "Teams Variant" (809, where 609 went)."""
     import numpy as np
 
-    def cited(item: Item) -> set[str]:
-        return {m.group("number") for m in RULE_REFERENCE.finditer(texts.raw[item.text_id])}
-
     found = np.zeros((len(group.old), len(group.new)), dtype=bool)
-    theirs = [cited(new[j]) for j in group.new]
+    theirs = [cited_numbers(texts.raw[new[j].text_id]) for j in group.new]
     names = [heading_names(new[j].key) for j in group.new]
     for row, i in enumerate(group.old):
-        mine = {moved for number in cited(old[i]) for moved in went.get(number, (number,))}
+        mine = went_to(cited_numbers(texts.raw[old[i].text_id]), went)
         if not mine:
             continue
         own = heading_names(old[i].key)
