@@ -218,3 +218,34 @@ def stored_segments(lineage: Lineage, chain: Chain) -> tuple[tuple[str, str, str
     line = lineage.line(kind, chain.edition, seq)
     first = chain.segments[0][0] if chain.forward else reader.dates()[0]
     return segments([(date_of[n.edition_id], n.key) for n in line], first, chain.segments[-1][1])
+
+
+def majority(
+    readings: Iterable[Mapping[str, str | None]], kind: str
+) -> tuple[str | None, str] | None:
+    """The (counterpart, status) that most of several readings of one step give, or None
+    where they do not agree enough (the first label then stands).
+
+    A counterpart is decided when at least two readings name it; a reading naming a
+    record of another kind (a glossary entry for a rule) names none the lineage can hold,
+    which links rules to rules and entries to entries, so it does not count. The status is
+    the one at least two readings give, else that of the first reading naming the decided
+    counterpart.
+    """
+    rows = list(readings)
+
+    def of_kind(counterpart: str | None) -> bool:
+        is_rule = counterpart is not None and counterpart[:1].isdigit()
+        return counterpart is None or is_rule == (kind == "rule")
+
+    named = [row["counterpart"] for row in rows if of_kind(row["counterpart"])]
+    decided = [c for c in dict.fromkeys(named) if named.count(c) >= 2]
+    if len(decided) != 1:
+        return None
+    counterpart = decided[0]
+    statuses = [str(row["status"]) for row in rows]
+    agreed = [s for s in dict.fromkeys(statuses) if statuses.count(s) >= 2]
+    if agreed:
+        return counterpart, agreed[0]
+    first = next(row for row in rows if row["counterpart"] == counterpart)
+    return counterpart, str(first["status"])
