@@ -46,6 +46,9 @@ from operator import itemgetter
 from typing import Literal
 
 from rules_kb.ingest.align import Alignment, Item, align, numbers_masked, renumber_references
+from rules_kb.ingest.align.model import went_to
+from rules_kb.ingest.align.words import cited_numbers
+from rules_kb.ingest.models import descends
 from rules_kb.ingest.readonly import texts
 from rules_kb.typography import heading_key, key
 
@@ -224,7 +227,7 @@ class _Linker:
         if previous_id is None:
             return
         renumbered: dict[str, str] = {}
-        went: dict[str, frozenset[str]] = {}
+        went: Mapping[str, frozenset[str]] = {}
         for kind in KINDS:  # rules first: the glossary cites them as they were renumbered
             old, new = self.records(previous_id, kind), self.records(edition_id, kind)
             alignment = align(old.items, new.items, self.load, (old.examples, new.examples), went)
@@ -237,7 +240,7 @@ class _Linker:
                 (
                     (edition_id, kind, seq, old_seq, status)
                     for seq, old_seq, status in explicit_rows(
-                        old, new, alignment, self.load, renumbered
+                        old, new, alignment, self.load, renumbered, went
                     )
                 ),
             )
@@ -249,9 +252,11 @@ def explicit_rows(
     alignment: Alignment,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str],
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> Iterator[tuple[int | None, int | None, Status]]:
     """(new seq, old seq, status) of every pair that cannot be left implicit.
-    `renumbered` maps the old edition's rule numbers to their counterparts' numbers."""
+    `renumbered` maps the old edition's rule numbers to their counterparts' numbers,
+    `went` to every record they went on in (`Alignment.went`)."""
     repeated = old.repeated | new.repeated
     old_keyed, new_keyed = old.keyed, new.keyed
     for i, j in alignment.pairs:
@@ -259,7 +264,7 @@ def explicit_rows(
         if pair == new_keyed[j] and pair not in repeated:
             continue
         new_pair = new_keyed[j]
-        yield j, i, status(pair[0], pair[1], new_pair[0], new_pair[1], load, renumbered)
+        yield j, i, status(pair[0], pair[1], new_pair[0], new_pair[1], load, renumbered, went)
     for j in alignment.added:
         yield j, None, "added"
     for i in alignment.removed:
@@ -277,18 +282,23 @@ def status(
     new_text: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None = None,
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> Status:
     """What happened between two paired records, given their keys and text ids and the
     renumbering of the rules between their editions (old number -> new number). The rule
     numbers a text cites that follow that renumbering are no change of wording: a
     glossary entry whose "See rule 702.79" now reads "See rule 702.80" is the same, as
-    `diff` counts it a renumbered reference. A rule's examples are not its wording."""
+    `diff` counts it a renumbered reference; where a moved record's closing "See rule ..."
+    was rewritten, each rule it cited must be followed there (`went`: where each old rule
+    went on, `Alignment.went`): "See rules 100.2 and 100.3." that became "See rule 100.4."
+    dropped 100.2, which kept its number, and is a new wording. A rule's examples are not
+    its wording."""
     wording = _wording(old_text, new_text, load, renumbered or {})
     if old_key == new_key:
         return wording
     if heading_key(old_key) == heading_key(new_key):  # a heading's quotes or italics
         return "typography" if wording == "same" else wording
-    if wording == "changed" and _renumbered_only(old_text, new_text, load, renumbered):
+    if wording == "changed" and _renumbered_only(old_text, new_text, load, renumbered, went):
         return "moved"
     return "moved" if wording != "changed" else "moved_changed"
 
@@ -298,6 +308,7 @@ def _renumbered_only(
     new_id: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None,
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> bool:
     """Whether two texts of a record that moved differ only in where their closing
     cross-references point (a glossary entry renamed points at its rule under the new
@@ -307,7 +318,21 @@ def _renumbered_only(
     old, new = found[old_id], found[new_id]
     if renumbered is None:
         return _pointers_masked(old) == _pointers_masked(new)
-    return _closing_masked(renumber_references(old, renumbered)) == _closing_masked(new)
+    if _closing_masked(renumber_references(old, renumbered)) != _closing_masked(new):
+        return False
+    return went is None or _citations_followed(old, new, went)
+
+
+def _citations_followed(old: str, new: str, went: Mapping[str, frozenset[str]]) -> bool:
+    """Whether the new text cites, for each rule number the old text cites, a rule it went
+    on in or one that holds such a rule (`See rules 419.6e and 419.6f` of 2009-05-01 is
+    followed by `See rule 613.10`, where they went as 613.10 and 613.10a)."""
+    cited = cited_numbers(new)
+    for number in cited_numbers(old):
+        gone = went_to({number}, went)
+        if not any(c in gone or any(descends(g, c) for g in gone) for c in cited):
+            return False
+    return True
 
 
 #: One place a closing cross-reference points at, once folded (quotes read as NUL), its

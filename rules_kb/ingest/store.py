@@ -531,14 +531,25 @@ def m037_kept_numbers_under_followed_headings(_db: Database, _progress: Progress
 
 
 @migration
-def m038_headings_unquoted(db: Database, progress: Progress) -> None:
+def m038_headings_unquoted(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m037), and now a glossary heading that
     only lost its quotes is not renamed: '"As Though"' of 2009-05-01 is "As Though" of
-    2009-07-11, its definition changed, where it was "moved_changed"."""
+    2009-07-11, its definition changed, where it was "moved_changed": the editions are
+    aligned again by m039."""
+
+
+@migration
+def m039_headings_follow_their_rules(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m038), and now a section heading paired
+    by its title alone follows its rules where they left it ("Copying Spells and
+    Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
+    Abilities" 415; "General" 300 of 2009-05-01 is "General" 500), and a moved record
+    whose closing "See rule ..." no longer cites a rule it cited, nor where that rule
+    went, is "moved_changed" (400.9a of 2009-07-11), where it was "moved"."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m039_...).
+# Further migrations go here, numbered in order (m040_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -74,10 +74,12 @@ def said(
     alignment: Alignment,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None = None,
+    went: Mapping[str, frozenset[str]] | None = None,
 ) -> Said | None:
     """The counterpart and status an alignment gives a step; None if the step's record is
     not in the edition (a number printed wrong, read otherwise by the parser).
-    `renumbered` maps the old edition's rule numbers to the new ones, as at ingest."""
+    `renumbered` maps the old edition's rule numbers to the new ones and `went` to every
+    rule they went on in, as at ingest."""
     mine, _other = (old, new) if step.ask == "old" else (new, old)
     index = next((i for i, item in enumerate(mine) if item.key == step.key), None)
     if index is None:
@@ -87,7 +89,13 @@ def said(
         if index in pairs:
             j = pairs[index]
             found = status(
-                old[index].key, old[index].text_id, new[j].key, new[j].text_id, load, renumbered
+                old[index].key,
+                old[index].text_id,
+                new[j].key,
+                new[j].text_id,
+                load,
+                renumbered,
+                went,
             )
             return Said(new[j].key, found)
         merged = dict(alignment.merged)
@@ -98,7 +106,7 @@ def said(
     if index in back:
         i = back[index]
         found = status(
-            old[i].key, old[i].text_id, new[index].key, new[index].text_id, load, renumbered
+            old[i].key, old[i].text_id, new[index].key, new[index].text_id, load, renumbered, went
         )
         return Said(old[i].key, found)
     split = {j: i for i, j in alignment.split}

@@ -1094,6 +1094,37 @@ def test_a_closing_pointer_that_follows_a_rename_is_a_move(
     assert status("Keeper", 1, "Keeper", 2, lambda ids: texts) == "changed"
 
 
+def test_a_closing_pointer_is_no_change_only_where_it_follows_every_rule_it_cited() -> None:
+    """Like 400.9a of 2009-07-11, whose "See rules 100.2 and 100.3." became "See rule
+    100.4." as 100.3 became 100.4: 100.2, which kept its number, is no longer cited, so
+    the rule moved and changed. A rule cited that went into another (merged, or under a
+    new rule that holds it) is followed where the new text cites that one."""
+    texts = {
+        1: "Cards set aside are out of the match. See rules 100.2 and 100.3.",
+        2: "Cards set aside are out of the match. See rule 100.4.",
+        3: "Cards set aside are out of the match. See rules 100.2 and 100.4.",
+        4: "A trigger fires once per event. See also rule 410.9.",
+        5: "A trigger fires once per event. See also rule 509.4.",
+        6: "Skip it as though it were not there. See rule 419.6e and rule 419.6f.",
+        7: "Skip it as though it were not there. See rule 613.10.",
+    }
+    renumbered = {"100.2": "100.2", "100.3": "100.4", "419.6e": "613.10", "419.6f": "613.10a"}
+    went = {
+        "100.3": frozenset({"100.4"}),
+        "410.9": frozenset({"509.4"}),  # merged into 509.4
+        "419.6e": frozenset({"613.10"}),
+        "419.6f": frozenset({"613.10a"}),
+    }
+
+    def said(old: int, new: int) -> str:
+        return status("400.9a", old, "400.10a", new, lambda ids: texts, renumbered, went)
+
+    assert said(1, 2) == "moved_changed"
+    assert said(1, 3) == "moved"
+    assert said(4, 5) == "moved"
+    assert said(6, 7) == "moved"
+
+
 NOT_CITATIONS = (
     "a price of 702.17 dollars",
     "it costs about 702.17",
@@ -1191,6 +1222,50 @@ def test_a_heading_goes_where_its_subrules_go() -> None:
     # both kinds of marker went into 214, which continues the heading of the same title
     assert mapping["215"] == "214" and keys(alignment, old, new, "merged") == {("214", "214")}
     assert not alignment.added and not alignment.removed
+
+
+def test_a_heading_paired_by_its_title_alone_follows_its_rules_where_they_left_it() -> None:
+    """Like "Copying Spells and Abilities" 503 of 2003-03-15, which is "Copying Objects"
+    503 (its eleven rules went there), not "Targeted Spells and Abilities" 415; and
+    "General" 300 of 2009-05-01, over the turn's rules, which is "General" 500 when the
+    chapter moved, not the "General" 300 that heads another chapter since."""
+    old: list[Row] = [
+        ("3", "section", None, "Rounds"),
+        ("300", "chapter", "3", "General"),
+        ("300.1", "rule", "300", "A round has four parts, always in the same order."),
+        ("300.2", "rule", "300", "A part ends once every contestant passes in a row."),
+        ("300.3", "rule", "300", "Unspent points are lost as a part ends."),
+        ("5", "section", None, "More Rules"),
+        ("503", "chapter", "5", "Copying Moves and Their Powers"),
+        ("503.1", "rule", "503", "Some moves make a copy of a move or of a piece."),
+        ("503.2", "rule", "503", "A copy takes the printed traits of what it copies."),
+        ("503.3", "rule", "503", "A copy of a copy takes the traits the first copy took."),
+        ("503.4", "rule", "503", "A copy of a move is put on the pile and is not played."),
+    ]
+    new: list[Row] = [
+        ("3", "section", None, "Piece Kinds"),
+        ("300", "chapter", "3", "General"),
+        ("300.1", "rule", "300", "The piece kinds are base, marker and move."),
+        ("4", "section", None, "More Rules"),
+        ("415", "chapter", "4", "Targeted Moves and Their Powers"),
+        ("415.1", "rule", "415", "A move is targeted when it names a target to choose."),
+        ("5", "section", None, "Rounds"),
+        ("500", "chapter", "5", "General"),
+        ("500.1", "rule", "500", "A round has four parts, always in the same order."),
+        ("500.2", "rule", "500", "A part ends once every contestant passes in a row."),
+        ("500.3", "rule", "500", "Unspent points are lost as a part ends."),
+        ("503", "chapter", "5", "Copying Things"),
+        ("503.1", "rule", "503", "Some things make a copy of a move or of a piece."),
+        ("503.2", "rule", "503", "A copy takes the copiable traits of what it copies."),
+        ("503.3", "rule", "503", "A copy of a copy takes the traits the first copy took."),
+        ("503.4", "rule", "503", "A copy of a move is put on the pile; it is not played."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["503"] == "503" and mapping["300"] == "500"
+    added = {new[j][0] for j in alignment.added}
+    assert {"300", "415"} <= added and "500" not in added
+    # A heading whose rules stayed under it keeps its counterpart: "Rounds" 3 is 5.
+    assert mapping["300.1"] == "500.1" and mapping["503.2"] == "503.2"
 
 
 QUICK_OLD: list[Row] = [

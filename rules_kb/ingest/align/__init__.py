@@ -42,7 +42,11 @@ Passes, cheapest first; each works on what the previous ones left:
    name holds a continued entry's name whole was merged into it where that entry has
    come to cite a rule the old one cited, as the rule went ("Colorless mana" of
    2009-05-01, 104.3d, into "Colorless", 107.4c);
-7. headings followed: a rule left over whose subrules all went under one new rule went
+7. headings followed: a section or chapter heading paired by its title alone, whose
+   rules left it for one new heading of its kind left over, goes there ("Copying Spells
+   and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
+   Abilities" 415; "General" 300 of 2009-05-01 is "General" 500); then a rule left over
+   whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
    that rule continues another, merged into it; a section or chapter with one rule that
    stayed under its number is that heading renamed in place ("Type" 205 is "Type Line"

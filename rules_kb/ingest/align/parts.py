@@ -602,14 +602,12 @@ def followed_headings(
     into it ("Triggered Abilities" 404 into "Handling Triggered Abilities" 603 of
     2009-07-11). Pairs and merges are added to `pairs` and `merged`; an old rule that
     gives way is left over and looked at again; a new rule split off another is left
-    alone."""
-    if len(pairs) + len(merged) == len(old):  # (no old rule left over)
-        return
+    alone. First, a heading paired by its title alone follows its rules where they left
+    it (`_headings_left_behind`)."""
     children: dict[str, list[int]] = {}
     for i, item in enumerate(old):
         if item.parent is not None:
             children.setdefault(item.parent, []).append(i)
-    old_of = {j: i for i, j in pairs.items()}
 
     def support(i: int, home: int) -> float:
         """The share of old `i`'s subrules that went inside new `home` (1 for a rule with
@@ -620,6 +618,12 @@ def followed_headings(
         keys = [new[pairs[child]].key for child in below if child in pairs]
         where = new[home].key
         return sum(key == where or descends(key, where) for key in keys) / len(below)
+
+    if len(pairs) + len(split) < len(new):  # (a new rule left over)
+        _headings_left_behind(old, new, pairs, split, children, support)
+    if len(pairs) + len(merged) == len(old):  # (no old rule left over)
+        return
+    old_of = {j: i for i, j in pairs.items()}
 
     waiting = [i for i, item in enumerate(old) if item.kind != "glossary"]
     for _ in range(3):  # (an old rule that gave way is looked at again, a few times at most)
@@ -702,6 +706,50 @@ def kept_under_followed_headings(
 BETTER_ELSEWHERE = 0.2
 """How much more like another new rule an old rule must be for its kept number not to
 hold it (`kept_under_followed_headings`)."""
+
+
+LEFT_BEHIND_CHILDREN = 3
+"""How many of a heading's rules must stand under one other new heading for the heading
+to follow them there."""
+LEFT_BEHIND_SHARE = 2 / 3
+"""The share of a heading's rules that went on that must stand under that heading."""
+
+
+def _headings_left_behind(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    children: Mapping[str, list[int]],
+    support: Callable[[int, int], float],
+) -> None:
+    """Before pass 7: a section or chapter heading is its title, and a title says little
+    ("General" heads every chapter); its rules say where it went. A heading paired with
+    a new one that holds fewer than FOLLOWED_SUPPORT of its rules, whose rules stand
+    instead under one new heading of its kind left over (at least LEFT_BEHIND_CHILDREN and
+    LEFT_BEHIND_SHARE of those that went on), went there: "Copying Spells and
+    Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
+    Abilities" 415; "General" 300 of 2009-05-01, over the turn's rules, is "General" 500.
+    The heading it leaves is left over."""
+    taken = set(pairs.values()) | set(split)
+    for i, j in list(pairs.items()):
+        if old[i].kind not in LEVELS[0]:
+            continue
+        gone = [child for child in children.get(old[i].key, []) if child in pairs]
+        if len(gone) < LEFT_BEHIND_CHILDREN:
+            continue
+        ((parent, count),) = Counter(new[pairs[child]].parent for child in gone).most_common(1)
+        if count < LEFT_BEHIND_CHILDREN or count < LEFT_BEHIND_SHARE * len(gone):
+            continue
+        first = min(pairs[child] for child in gone if new[pairs[child]].parent == parent)
+        home = next((k for k in range(first - 1, -1, -1) if new[k].key == parent), None)
+        if home is None or home == j or home in taken or new[home].kind != old[i].kind:
+            continue
+        if support(i, j) >= FOLLOWED_SUPPORT:
+            continue
+        pairs[i] = home
+        taken.discard(j)
+        taken.add(home)
 
 
 def _followed_home(
