@@ -28,14 +28,12 @@ RULE_REFERENCE = re.compile(
     r"\b(?P<number>\d{3}(?:\.\d+(?P<letters>[a-z]*))?)"
     r"(?:(?P<dash>\s*[-\u2013\u2014]\s*)(?P<last>[a-z]{1,2})(?![\w-]))?\b"
 )
+"""A rule number cited, with the last letter of a range after it ("601.2e\u2013g")."""
 
 
 def cited_numbers(text: str) -> set[str]:
     """The rule numbers a text cites (a range's first number: "510.1a-c" cites 510.1a)."""
     return {match.group("number") for match in RULE_REFERENCE.finditer(text)}
-
-
-"""A rule number cited, with the last letter of a range after it ("601.2e\u2013g")."""
 
 
 def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
