@@ -308,7 +308,7 @@ def _renumbered_only(
     new_id: int,
     load: Callable[[list[int]], Mapping[int, str]],
     renumbered: Mapping[str, str] | None,
-    went: Mapping[str, frozenset[str]] | None = None,
+    went: Mapping[str, frozenset[str]] | None,
 ) -> bool:
     """Whether two texts of a record that moved differ only in where their closing
     cross-references point (a glossary entry renamed points at its rule under the new

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align import Alignment, Item
 from rules_kb.ingest.lineage import Kind, status
+from rules_kb.ingest.models import is_number
 from tests.conftest import FIXTURES
 
 if TYPE_CHECKING:
@@ -243,8 +244,7 @@ def majority(
     rows = list(readings)
 
     def of_kind(counterpart: str | None) -> bool:
-        is_rule = counterpart is not None and counterpart[:1].isdigit()
-        return counterpart is None or is_rule == (kind == "rule")
+        return counterpart is None or is_number(counterpart) == (kind == "rule")
 
     named = [row["counterpart"] for row in rows if of_kind(row["counterpart"])]
     decided = [c for c in dict.fromkeys(named) if named.count(c) >= 2]

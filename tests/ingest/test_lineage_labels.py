@@ -45,16 +45,16 @@ def library(all_editions_db: Path) -> Iterator[Library]:
 
 def _answer(library: Library, step: Step) -> Said | None:
     glossary = step.kind == "glossary"
-    rules = library.alignment(step.old, step.new)
-    old_rules, new_rules = library.items(step.old), library.items(step.new)
     return said(
         step,
         library.items(step.old, glossary=glossary),
         library.items(step.new, glossary=glossary),
         library.alignment(step.old, step.new, glossary=glossary),
         lambda ids: library.texts(ids),
-        rules.key_map(old_rules, new_rules),
-        rules.went(old_rules, new_rules),
+        library.alignment(step.old, step.new).key_map(
+            library.items(step.old), library.items(step.new)
+        ),
+        library.went(step.old, step.new),
     )
 
 

@@ -742,7 +742,7 @@ def _headings_left_behind(
         if count < LEFT_BEHIND_CHILDREN or count < LEFT_BEHIND_SHARE * len(gone):
             continue
         first = min(pairs[child] for child in gone if new[pairs[child]].parent == parent)
-        home = next((k for k in range(first - 1, -1, -1) if new[k].key == parent), None)
+        home = _nearest_before(new, first, parent)
         if home is None or home == j or home in taken or new[home].kind != old[i].kind:
             continue
         if support(i, j) >= FOLLOWED_SUPPORT:
@@ -769,12 +769,18 @@ def _followed_home(
     parents = {new[pairs[child]].parent for child in gone}
     if len(parents) != 1 or None in parents:
         return None
-    first = min(pairs[child] for child in gone)
-    home = next((j for j in range(first - 1, -1, -1) if new[j].key in parents), None)
+    (parent,) = parents
+    home = _nearest_before(new, min(pairs[child] for child in gone), parent)
     if len(gone) >= FOLLOWED_CHILDREN:
         return home
     in_place = home is not None and new[home].key == item.key and new[home].kind == item.kind
     return home if in_place and item.kind in LEVELS[0] else None
+
+
+def _nearest_before(new: Sequence[Item], index: int, key: str | None) -> int | None:
+    """The nearest new record before `index` numbered `key`: the rule a run of rules
+    starting there stands under."""
+    return next((j for j in range(index - 1, -1, -1) if new[j].key == key), None)
 
 
 INTRODUCED_PARTS = 2
