@@ -539,17 +539,31 @@ def m038_headings_unquoted(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m039_headings_follow_their_rules(db: Database, progress: Progress) -> None:
+def m039_headings_follow_their_rules(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m038), and now a section heading paired
     by its title alone follows its rules where they left it ("Copying Spells and
     Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
     Abilities" 415; "General" 300 of 2009-05-01 is "General" 500), and a moved record
     whose closing "See rule ..." no longer cites a rule it cited, nor where that rule
-    went, is "moved_changed" (400.9a of 2009-07-11), where it was "moved"."""
+    went, is "moved_changed" (400.9a of 2009-07-11), where it was "moved": the editions
+    are aligned again by m040."""
+
+
+@migration
+def m040_deeper_rules_and_kept_wordings(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m039), and now a chapter whose rules
+    all stand in one new chapter, under different rules of it, went there: "Ending the
+    Turn" 716 of 2019-07-12 is "Ending Turns and Phases" 716, and "Targeted Spells and
+    Abilities" 415 of 2009-05-01 is "Targets" 113, where each was one heading removed and
+    one added; and a rule printed word for word under another number keeps that line
+    though an old rule left over kept the number: the "world rule" 801.13 of 2013-05-01 is
+    801.12, the "legend rule" 801.12 before it removed, where the legend rule was
+    "changed" and the world rule merged into it (704.5k of 2017-08-25 and 702.124m of
+    2025-11-14 the same)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m040_...).
+# Further migrations go here, numbered in order (m041_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -163,6 +163,29 @@ def test_renamed_headings_keep_their_line(kb: rules_kb.KnowledgeBase) -> None:
         assert kb.rule(older, before).text == then
     tap = kb.where("701.15", "2009-07-11", to="2009-05-01")
     assert (tap.now, kb.rule("501.7", "2009-05-01").text) == ("501.7", "Tap")
+    # Chapters whose rules stand deeper in one new chapter: "Ending the Turn" 716 (716.2
+    # became 716.1f), "Targeted Spells and Abilities" 415 (into "Targets" 113 as rules
+    # and subrules), "Handling 'Infinite' Loops" 421 (into "Taking Shortcuts" 713).
+    for number, edition, older, before, then in [
+        ("716", "2019-08-23", "716", "2019-07-12", "Ending the Turn"),
+        ("113", "2009-07-11", "415", "2009-05-01", "Targeted Spells and Abilities"),
+        ("713", "2009-07-11", "421", "2009-05-01", 'Handling "Infinite" Loops'),
+    ]:
+        assert kb.where(number, edition, to=before).now == older, number
+        assert kb.rule(older, before).text == then
+
+
+def test_a_rule_printed_again_keeps_its_line_against_a_kept_number(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """The "legend rule" was 704.5k of 2017-08-25, printed word for word as 704.5j of
+    2017-09-29 when the planeswalker uniqueness rule 704.5j went: its line runs on through
+    704.5k to 420.5e of 1999, and the old 704.5j is removed."""
+    numbers = [version.key for version in kb.history("704.5j").versions]
+    assert numbers[-1] == "420.5e" and "704.5k" in numbers
+    gone = kb.where("704.5j", "2017-08-25")
+    assert (gone.status, gone.removed_in) == ("removed", "2017-09-29")
+    assert kb.where("704.5k", "2017-08-25", to="2017-09-29").now == "704.5j"
 
 
 @pytest.mark.parametrize(

@@ -447,6 +447,36 @@ def test_a_kept_number_is_not_enough_against_content() -> None:
     assert [new[j][0] for j in alignment.added] == ["214.4"]
 
 
+def test_a_rule_printed_word_for_word_is_not_displaced_by_a_kept_number() -> None:
+    """Like the "world rule" 801.13 of 2013-05-01, printed word for word as 801.12 when the
+    "legend rule" 801.12 before it went: the kept number and its many shared words do not
+    make the legend rule go on there with the world rule merged into it (nor the "legend
+    rule" 704.5k of 2017-08-25, printed as 704.5j when the planeswalker uniqueness rule
+    went)."""
+    old: list[Row] = [
+        ("801", "chapter", "8", "Limited Reach"),
+        ("801.11", "rule", "801", "A move can't reach pieces outside its owner's reach."),
+        ("801.12", "rule", "801", 'The "crown rule" (see rule 704.5k) applies to a piece '
+         "only if other crowned pieces with the same name are within its owner's reach."),
+        ("801.13", "rule", "801", 'The "realm rule" (see rule 704.5m) applies to a piece '
+         "only if other realm pieces are within its owner's reach."),
+        ("801.14", "rule", "801", "If a move says a contestant wins, that contestant's rivals "
+         "within reach lose instead."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("801", "chapter", "8", "Limited Reach"),
+        ("801.11", "rule", "801", "A move can't reach pieces outside its owner's reach."),
+        ("801.12", "rule", "801", 'The "realm rule" (see rule 704.5m) applies to a piece '
+         "only if other realm pieces are within its owner's reach."),
+        ("801.13", "rule", "801", "If a move says a contestant wins, that contestant's rivals "
+         "within reach lose instead."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["801.13"] == "801.12" and mapping["801.14"] == "801.13"
+    assert "801.12" not in mapping and not alignment.merged
+    assert [old[i][0] for i in alignment.removed] == ["801.12"]
+
+
 def test_a_rewritten_definition_follows_its_heading() -> None:
     """A keyword whose definition was rewritten ("triggered" -> "static") under a heading
     that moved keeps its line; other keywords' definitions stay with theirs."""
@@ -1266,6 +1296,52 @@ def test_a_heading_paired_by_its_title_alone_follows_its_rules_where_they_left_i
     assert {"300", "415"} <= added and "500" not in added
     # A heading whose rules stayed under it keeps its counterpart: "Rounds" 3 is 5.
     assert mapping["300.1"] == "500.1" and mapping["503.2"] == "503.2"
+
+
+def test_a_heading_follows_its_rules_that_went_deeper_under_one_new_heading() -> None:
+    """Like "Ending the Turn" 716 of 2019-07-12, renamed "Ending Turns and Phases", whose
+    716.2 and 716.3 became 716.1f and 716.1e under the 716.1 that stayed: the chapter's
+    rules stand under different rules now, but all in one new chapter, so it is that
+    chapter renamed; and like "Targeted Spells and Abilities" 415 of 2009-05-01, whose
+    rules went into "Targets" 113 as rules and subrules: one chapter moved, not one
+    removed and one added."""
+    old: list[Row] = [
+        ("4", "section", None, "Moves"),
+        ("415", "chapter", "4", "Aimed Moves and Powers"),
+        ("415.1", "rule", "415", "A move is aimed when its text names a mark to choose."),
+        ("415.2", "rule", "415", "A power is aimed when its text names a mark to choose."),
+        ("415.3", "rule", "415", "Only pieces on the table can be marks unless a move says so."),
+        ("7", "section", None, "Extra Rules"),
+        ("716", "chapter", "7", "Ending the Round"),
+        ("716.1", "rule", "716", "Some moves end the round. When one does, do as below."),
+        ("716.1a", "subrule", "716.1", "Put every move on the pile into the discard tray."),
+        ("716.1b", "subrule", "716.1", "The current part ends and the last part begins."),
+        ("716.2", "rule", "716", "No contestant may act while the round is being ended."),
+        ("716.3", "rule", "716", "Powers waiting for the last part do not wake this round."),
+    ]
+    new: list[Row] = [
+        ("1", "section", None, "Match Concepts"),
+        ("113", "chapter", "1", "Marks"),
+        ("113.1", "rule", "113", "Some moves and powers need marks chosen for them."),
+        ("113.1a", "subrule", "113.1", "A move is aimed when its text names a mark to choose."),
+        ("113.1b", "subrule", "113.1", "A power is aimed when its text names a mark to choose."),
+        ("113.2", "rule", "113", "Only pieces on the table can be marks unless a move says so."),
+        ("4", "section", None, "Moves"),
+        ("7", "section", None, "Extra Rules"),
+        ("716", "chapter", "7", "Ending Rounds and Parts"),
+        ("716.1", "rule", "716", "Some moves end the round. When one does, do as below."),
+        ("716.1a", "subrule", "716.1", "Put every move on the pile into the discard tray."),
+        ("716.1b", "subrule", "716.1", "The current part ends and the last part begins."),
+        ("716.1c", "subrule", "716.1", "Powers waiting for the last part do not wake this round."),
+        ("716.1d", "subrule", "716.1", "No contestant may act while the round is being ended."),
+        ("716.2", "rule", "716", "One move ends a part. When it does, do as below."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["716.2"] == "716.1d" and mapping["716.3"] == "716.1c"
+    assert mapping["716"] == "716"
+    assert mapping["415.1"] == "113.1a" and mapping["415"] == "113"
+    added = {new[j][0] for j in alignment.added}
+    assert "716" not in added and "113" not in added
 
 
 QUICK_OLD: list[Row] = [

@@ -33,7 +33,9 @@ Passes, cheapest first; each works on what the previous ones left:
    goes on as 702.10b, attacking, and 702.10c was split from it). A record left new
    that opens with a sentence one old record dropped was split off it too, however
    much it added (203.1c of 2007-05-01, from 203.1a). An old record left over whose
-   words are almost all in one new record was merged into it. An old record left over
+   words are almost all in one new record was merged into it, but never displaces one
+   printed there word for word, though it kept the number (the "legend rule" 801.12 of
+   2013-05-01 went; the "world rule" 801.13 is 801.12). An old record left over
    with no part yet continues in its first part (the layer rule 418.5a of 2009-05-01
    became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
@@ -48,7 +50,10 @@ Passes, cheapest first; each works on what the previous ones left:
    Abilities" 415; "General" 300 of 2009-05-01 is "General" 500); then a rule left over
    whose subrules all went under one new rule went
    there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
-   that rule continues another, merged into it; a section or chapter with one rule that
+   that rule continues another, merged into it; a section or chapter whose rules stand
+   in one new heading of its kind, under different rules of it, went there ("Ending the
+   Turn" 716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716);
+   a section or chapter with one rule that
    stayed under its number is that heading renamed in place ("Type" 205 is "Type Line"
    205 of 2003-07-01); then a rule left over on both sides under one number whose
    parents were paired only so is that rule rewritten, as in pass 5, where it shares

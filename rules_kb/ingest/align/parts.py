@@ -303,7 +303,9 @@ def _opening_part(state: _Parting, i: int, parts: list[int]) -> int:
 def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
     """Merges into a record keeping the number of an old one left over, whose words it
     all holds: that old record is the core, the one paired with it so far was merged
-    in."""
+    in; unless that one is printed there word for word, which no kept number outweighs
+    (the "world rule" 801.13 of 2013-05-01 is 801.12 of 2013-07-13, and the "legend
+    rule" 801.12 before it, whose words it nearly all has, went)."""
     old, new, words = state.old, state.new, state.words
     targets_by_key = {new[j].key: j for j in targets}
     for i in left_old:
@@ -317,11 +319,18 @@ def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -
             continue
         other = state.old_of.get(home)
         if other is not None:
-            if old[other].key == new[home].key:
+            if old[other].key == new[home].key or _word_for_word(state, other, home):
                 continue
             del state.pairs[other]
             state.merged[other] = home
         state.pair(i, home)
+
+
+def _word_for_word(state: _Parting, i: int, j: int) -> bool:
+    """Whether old `i` is printed as new `j` word for word (typography and the numbers it
+    cites aside)."""
+    held = state.words(state.old[i])
+    return bool(held) and held == state.words(state.new[j])
 
 
 def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
@@ -762,19 +771,36 @@ def _followed_home(
     before them of that number), if they are at least FOLLOWED_CHILDREN and at least
     FOLLOWED_SUPPORT of them; one is enough for a section or chapter whose number that
     rule keeps, renamed in place ("Type" 205 is "Type Line" 205 of 2003-07-01, its one
-    rule 205.1 reworded); else None."""
+    rule 205.1 reworded); else None. A section or chapter's rules need only stand in one
+    new heading of its kind, at any depth ("Ending the Turn" 716 of 2019-07-12 is
+    "Ending Turns and Phases" 716: its 716.2 and 716.3 became 716.1f and 716.1e)."""
     gone = [child for child in below if child in pairs]
     if not gone or len(gone) < FOLLOWED_SUPPORT * len(below):
         return None
     parents = {new[pairs[child]].parent for child in gone}
-    if len(parents) != 1 or None in parents:
+    if len(parents) == 1 and None not in parents:
+        (parent,) = parents
+        home = _nearest_before(new, min(pairs[child] for child in gone), parent)
+    elif item.kind in LEVELS[0]:
+        homes = {_heading_over(new, pairs[child], item.kind) for child in gone}
+        if len(homes) != 1 or None in homes:
+            return None
+        (home,) = homes
+    else:
         return None
-    (parent,) = parents
-    home = _nearest_before(new, min(pairs[child] for child in gone), parent)
     if len(gone) >= FOLLOWED_CHILDREN:
         return home
     in_place = home is not None and new[home].key == item.key and new[home].kind == item.kind
     return home if in_place and item.kind in LEVELS[0] else None
+
+
+def _heading_over(new: Sequence[Item], index: int, kind: str) -> int | None:
+    """The new heading of `kind` (section or chapter) the record at `index` stands in:
+    the nearest before it; None for a heading of that kind or above, which stands in
+    none of its kind."""
+    if new[index].kind == kind or new[index].kind == "section":
+        return None
+    return next((j for j in range(index - 1, -1, -1) if new[j].kind == kind), None)
 
 
 def _nearest_before(new: Sequence[Item], index: int, key: str | None) -> int | None:
