@@ -550,7 +550,7 @@ def m039_headings_follow_their_rules(_db: Database, _progress: Progress) -> None
 
 
 @migration
-def m040_deeper_rules_and_kept_wordings(db: Database, progress: Progress) -> None:
+def m040_deeper_rules_and_kept_wordings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m039), and now a chapter whose rules
     all stand in one new chapter, under different rules of it, went there: "Ending the
     Turn" 716 of 2019-07-12 is "Ending Turns and Phases" 716, and "Targeted Spells and
@@ -559,11 +559,20 @@ def m040_deeper_rules_and_kept_wordings(db: Database, progress: Progress) -> Non
     though an old rule left over kept the number: the "world rule" 801.13 of 2013-05-01 is
     801.12, the "legend rule" 801.12 before it removed, where the legend rule was
     "changed" and the world rule merged into it (704.5k of 2017-08-25 and 702.124m of
-    2025-11-14 the same)."""
+    2025-11-14 the same): the editions are aligned again by m041."""
+
+
+@migration
+def m041_parallel_rules_merged(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m040), and now an old rule that said
+    for one case what another said for another went into the rewrite of that other
+    where it treats both alike: 723.2d of 2022-09-08 (the scheme deck as a subgame
+    starts) into 724.2a (supplementary decks), 903.12 of 2015-03-27 into 903.11, where
+    each was removed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m041_...).
+# Further migrations go here, numbered in order (m042_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

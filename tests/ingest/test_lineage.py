@@ -245,6 +245,10 @@ def test_a_rule_rewritten_around_a_sentence_it_carries_goes_on_in_it(
     [
         ("704.5a", "latest", "2001-07-23", "420.5g split off it in 2001-07-23"),
         ("712.8", "2023-04-14", "2023-04-14", "713.4 merged into it in 2023-04-14"),
+        # parallel rules, one rewritten to treat both cases alike: the planar deck and
+        # the scheme deck as a subgame starts; a commander put into the graveyard or exiled
+        ("724.2a", "2022-10-07", "2022-10-07", "723.2d merged into it in 2022-10-07"),
+        ("903.11", "2015-07-17", "2015-07-17", "903.12 merged into it in 2015-07-17"),
         ("Battlefield", "latest", "2009-07-11", "In Play (Obsolete) split off it in 2009-07-11"),
     ],
 )

@@ -422,6 +422,50 @@ def test_a_second_copy_that_goes_is_merged_into_the_copy_that_stays() -> None:
     assert moved["805.10f"] == "805.10f" and "810.7f" not in moved
 
 
+def test_a_rule_for_another_case_goes_into_the_rewrite_that_treats_both_alike() -> None:
+    """Like 723.2a and 723.2d of 2022-09-08, the planar deck and the scheme deck as a
+    subgame starts, become one rule on supplementary decks (724.2a): the rule for the
+    other case was merged into it, not removed. A rewrite that keeps one case's own words
+    and drops the other's is that case alone: the other was removed. A home several such
+    rules are like (boilerplate each variant had) is where none of them went."""
+    old: list[Row] = [
+        ("723", "chapter", "7", "Side Matches"),
+        ("723.2", "rule", "723", "Some moves start a side match."),
+        ("723.2a", "subrule", "723.2", "As a side match of a Voyage game starts, each "
+         "contestant moves their voyage stack from the main table to the side table and "
+         "shuffles it."),
+        ("723.2d", "subrule", "723.2", "As a side match of a Nemesis game starts, the nemesis "
+         "moves their plot stack from the main table to the side table and shuffles it."),
+        ("723.3", "rule", "723", "When a side match of a Voyage game ends, each voyage card "
+         "in the side table goes to the bottom of its owner's voyage stack."),
+        ("723.4", "rule", "723", "When a side match of a Nemesis game ends, each plot card "
+         "in the side table goes to the bottom of its owner's plot stack."),
+        ("805", "chapter", "8", "Variants"),
+        ("805.4", "rule", "805", "Open games use the normal rules for winning and losing "
+         "the match (see rule 104), as modified by rules 801.16 and 801.17."),
+        ("806.4", "rule", "805", "Duel games use the normal rules for winning and losing "
+         "the match (see rule 104), as modified by rules 801.16 and 801.17."),
+        ("807.5", "rule", "805", "Crown games use the normal rules for winning and losing "
+         "the match (see rule 104), as modified by rules 801.16 and 801.17, with additions."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("723", "chapter", "7", "Side Matches"),
+        ("723.2", "rule", "723", "Some moves start a side match."),
+        ("723.2a", "subrule", "723.2", "As a side match starts, if extra stacks of special "
+         "cards are used, each player moves each of their extra stacks from the main "
+         "table to the side table and shuffles it."),
+        ("723.3", "rule", "723", "When a side match of a Voyage game ends, each voyage card "
+         "in the side table goes to the bottom of its owner's voyage stack, face down."),
+        ("805", "chapter", "8", "Variants"),
+        ("807.5", "rule", "805", "Crown games use these rules for winning and losing the "
+         "match; all the others for winning and losing the match apply too (see rule 104)."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["723.2a"] == "723.2a" and mapping["723.3"] == "723.3"
+    assert keys(alignment, old, new, "merged") == {("723.2d", "723.2a")}
+    assert {old[i][0] for i in alignment.removed} == {"723.4", "805.4", "806.4"}
+
+
 def test_a_kept_number_is_not_enough_against_content() -> None:
     """The number 214.4 is reused for something unrelated; the old rule's sentences are at
     212.1c now: the old 214.4 is not the new one."""

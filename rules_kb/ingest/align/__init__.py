@@ -35,7 +35,10 @@ Passes, cheapest first; each works on what the previous ones left:
    much it added (203.1c of 2007-05-01, from 203.1a). An old record left over whose
    words are almost all in one new record was merged into it, but never displaces one
    printed there word for word, though it kept the number (the "legend rule" 801.12 of
-   2013-05-01 went; the "world rule" 801.13 is 801.12). An old record left over
+   2013-05-01 went; the "world rule" 801.13 is 801.12). An old rule left over that said
+   for one case what another said for another went into the rewrite of that other
+   where it treats both alike, naming both or neither (723.2d of 2022-09-08, on the
+   scheme deck, into 724.2a, on supplementary decks). An old record left over
    with no part yet continues in its first part (the layer rule 418.5a of 2009-05-01
    became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long

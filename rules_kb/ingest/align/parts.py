@@ -64,6 +64,13 @@ LOST_CONTAINED = 0.5
 """A part found by what its source lost: the source's counterpart lost at least
 LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
 words are in the source."""
+PARALLEL = 0.45
+"""The share of the words of two old rules together that both hold, for them to say the
+same thing of two cases (723.2a and 723.2d of 2022-09-08, on the planar deck and the
+scheme deck as a subgame starts, share 72%)."""
+ALIKE = 0.5
+"""How far apart the shares of each case's own words a rewritten rule keeps may be for
+the rewrite to treat both cases alike."""
 LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
@@ -162,6 +169,7 @@ def splits_and_merges(
     _contained_merges(state, group.old, targets)
     _merge_cores(state, group.old, sources)
     _second_copies(state, group.old)
+    _parallel_merges(state, group.old, targets)
     return state.split, state.merged
 
 
@@ -386,6 +394,54 @@ def _second_copies(state: _Parting, left_old: list[int]) -> None:
         copies = kept_texts.get(old[i].text_id, ())
         if len(copies) == 1:
             state.merged[i] = copies[0]
+
+
+def _parallel_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
+    """An old rule left over that said for one case what another old rule said for
+    another went into the new rule continuing that one, where the rewrite treats the two
+    cases alike: names both (903.11 of 2015-07-17: a commander exiled, or put into its
+    owner's hand, graveyard or library, where 903.12 had said exile and 903.11 the
+    graveyard) or neither (724.2a of 2022-10-07 speaks of supplementary decks, where 723.2a
+    and 723.2d had named the planar deck and the scheme deck). A rewrite that keeps one
+    case's own words and drops the other's is that rule alone, the other removed."""
+    import numpy as np
+
+    old, new, words = state.old, state.new, state.words
+    alone = [
+        i
+        for i in left_old
+        if i not in state.pairs and i not in state.merged and len(words(old[i])) >= SPLIT_WORDS
+    ]
+    homes = [
+        j
+        for j in targets
+        if j in state.old_of and j not in state.split and new[j].kind in LEVELS[1]
+    ]
+    if not alone or not homes:
+        return
+    contained, _ = containment([words(old[i]) for i in alone], [words(new[j]) for j in homes])
+    chosen: dict[int, int] = {}
+    for row, i in enumerate(alone):
+        mine = set(words(old[i]))
+        found = []
+        for column in np.flatnonzero(contained[row] >= MERGE_CONTAINED):
+            j = homes[int(column)]
+            theirs, now = set(words(old[state.old_of[j]])), set(words(new[j]))
+            own, other = mine - theirs, theirs - mine
+            if theirs == now or not own or not other:
+                continue
+            if len(mine & theirs) < PARALLEL * len(mine | theirs):
+                continue
+            kept_own, kept_other = len(own & now) / len(own), len(other & now) / len(other)
+            if abs(kept_own - kept_other) <= ALIKE:
+                found.append(j)
+        if len(found) == 1:
+            chosen[i] = found[0]
+    # A home that several such rules would go into is one they were all like, not where
+    # they went (the variants' "normal rules for winning and losing the game" of
+    # 2009-09-04, dropped but for the Emperor's, rewritten).
+    claims = Counter(chosen.values())
+    state.merged.update((i, j) for i, j in chosen.items() if claims[j] == 1)
 
 
 def _lost_clauses(
