@@ -563,16 +563,24 @@ def m040_deeper_rules_and_kept_wordings(_db: Database, _progress: Progress) -> N
 
 
 @migration
-def m041_parallel_rules_merged(db: Database, progress: Progress) -> None:
+def m041_parallel_rules_merged(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m040), and now an old rule that said
     for one case what another said for another went into the rewrite of that other
     where it treats both alike: 723.2d of 2022-09-08 (the scheme deck as a subgame
     starts) into 724.2a (supplementary decks), 903.12 of 2015-03-27 into 903.11, where
-    each was removed."""
+    each was removed: the editions are aligned again by m042."""
+
+
+@migration
+def m042_nearest_of_all(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m041), and now a rule left over on
+    both sides goes on in the other where each is the other's most like rule of both
+    editions, by a margin: 214.8h of 2003-03-15 is 415.3 of 2003-07-01 and 711.1c of
+    2014-09-25 is 711.2, where each was one rule removed and one added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m042_...).
+# Further migrations go here, numbered in order (m043_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -226,6 +226,24 @@ def test_a_new_rule_over_the_parts_of_one_old_rule_is_split_from_it(
 
 
 @pytest.mark.parametrize(
+    ("old", "edition", "new"),
+    [
+        # local enchantments are targeted only as spells: among the targeting rules now
+        ("214.8h", "2003-03-15", "415.3"),
+        # who may look at both faces of a double-faced card
+        ("711.1c", "2014-09-25", "711.2"),
+    ],
+)
+def test_rules_left_over_that_are_each_others_nearest_are_one_rule(
+    kb: rules_kb.KnowledgeBase, old: str, edition: str, new: str
+) -> None:
+    """Too unlike for the fuzzy pass, each is the other's most like rule of both editions."""
+    after = kb.dates()[kb.dates().index(edition) + 1]
+    found = kb.where(old, edition, after)
+    assert (found.now, found.status, found.text_changed) == (new, "moved", True)
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [("310.2c", "510.1c"), ("310.2d", "510.1d"), ("405.1", "604.1"), ("411.3", "605.4a")],
 )

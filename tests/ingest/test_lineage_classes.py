@@ -1388,6 +1388,56 @@ def test_a_heading_follows_its_rules_that_went_deeper_under_one_new_heading() ->
     assert "716" not in added and "113" not in added
 
 
+def test_rules_left_over_that_are_each_others_nearest_of_all_are_one_rule() -> None:
+    """Like the local-enchantment rule 214.8h of 2003-03-15, rewritten as 415.3 among the
+    targeting rules: too unlike for the fuzzy pass, but each is the other's most like
+    rule of both editions by a margin, so one rule moved and changed. A removal and an
+    addition as alike, where the addition is much more like a rule printed again as it
+    was, stay a removal and an addition."""
+    spoken = (
+        "If a fused piece would leave the table, it and the card that isn't a leader go "
+        "to the right zone, and the other card goes to the throne."
+    )
+    old: list[Row] = [
+        ("2", "section", None, "Pieces"),
+        ("214", "chapter", "2", "Charms"),
+        ("214.8", "rule", "214", "Charms are pieces that stay on the table."),
+        ("214.8h", "subrule", "214.8", "A charm's powers don't aim at the piece it charms "
+         "unless they say they can. Only the charm move aims at the piece it will charm; the "
+         "charm on the table doesn't go on aiming at that piece once the move resolves."),
+        ("4", "section", None, "Moves"),
+        ("415", "chapter", "4", "Aiming"),
+        ("415.1", "rule", "415", "A move aims when its text names a mark to choose."),
+        ("9", "section", None, "Variants"),
+        ("903", "chapter", "9", "Leaders"),
+        ("903.9", "rule", "903", spoken),
+        ("903.10", "rule", "903", "If a piece is put into the vault face down, and a "
+         "contestant may look at it there, that contestant looks at it at once. If it's a "
+         "leader of another contestant, it goes to the throne."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("2", "section", None, "Pieces"),
+        ("214", "chapter", "2", "Charms"),
+        ("214.8", "rule", "214", "Charms are pieces that stay on the table."),
+        ("4", "section", None, "Moves"),
+        ("415", "chapter", "4", "Aiming"),
+        ("415.1", "rule", "415", "A move aims when its text names a mark to choose."),
+        ("415.3", "rule", "415", "Charm moves always aim, even though they don't use the "
+         "words 'aim at'. They aim at the piece or contestant they will charm. A charm on the "
+         "table aims at nothing; only the move aims. A power of a charm on the table can aim."),
+        ("9", "section", None, "Variants"),
+        ("903", "chapter", "9", "Leaders"),
+        ("903.9", "rule", "903", spoken),
+        ("903.9a", "subrule", "903.9", "If a leader is a fused piece and its owner puts it "
+         "into the throne this way, the fused piece and the card that isn't a leader go to "
+         "the right zone, and the leader card goes to the throne."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["214.8h"] == "415.3"
+    assert "903.10" not in mapping and not alignment.merged and not alignment.split
+    assert [new[j][0] for j in alignment.added] == ["903.9a"]
+
+
 QUICK_OLD: list[Row] = [
     ("4", "section", None, "Moves"),
     ("406", "chapter", "4", "Quick Abilities"),

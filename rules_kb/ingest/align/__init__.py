@@ -68,7 +68,11 @@ Passes, cheapest first; each works on what the previous ones left:
    rule's line stays where it went.
 9. examples: an old rule left over whose example one new rule prints went on there,
    however its text was rewritten: in that rule if it is left over too (419.8b of
-   2001-07-23), else merged into it (502.9e of 2009-05-01, whose example 702.17b prints).
+   2001-07-23), else merged into it (502.9e of 2009-05-01, whose example 702.17b prints);
+10. nearest of all: a rule left over on both sides went on in the other where each is
+   the other's most like rule of every rule of both editions, by a margin, however
+   rewritten (the local-enchantment rule 214.8h of 2003-03-15 is 415.3 of 2003-07-01,
+   among the targeting rules).
 
 The normalisation folds typography, masks rule numbers (renumbered references must
 not make texts look different) and applies the Magic 2010 renames ("in play" ->
@@ -76,7 +80,7 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(passes 6 to 9) and `glossary` (pass 6 for glossary entries: renames that leave an
+(passes 6 to 10) and `glossary` (pass 6 for glossary entries: renames that leave an
 "(Obsolete)" stub, entries merged or split by name or by the rules they cite). `align`
 below runs them in order.
 """
@@ -107,6 +111,7 @@ from rules_kb.ingest.align.parts import (
     followed_headings,
     introductions,
     kept_under_followed_headings,
+    mutual_leftovers,
     splits_and_merges,
 )
 from rules_kb.ingest.align.words import (
@@ -180,6 +185,7 @@ def align(
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:
         carried_examples(old, new, pairs, split, merged, examples, load_texts)
+    mutual_leftovers(old, new, pairs, split, merged, texts, titles, load_texts)
     return _result(len(old), len(new), pairs, split, merged)
 
 

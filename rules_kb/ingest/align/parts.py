@@ -16,6 +16,7 @@ from rules_kb.ingest.align.words import (
     containment,
     first_words,
     likeness,
+    normalise,
     numbers_masked,
     opening,
     share_within,
@@ -979,3 +980,103 @@ def carried_examples(
             used.add(j)
         elif j in used or j in split:
             merged[i] = j
+
+
+MUTUAL_LIKENESS = 0.4
+"""How like each other a rule left over on each side must be, at least, to be paired for
+being each other's most like rule (`mutual_leftovers`); the fuzzy pass asks 0.62."""
+MUTUAL_MARGIN = 0.1
+"""How much less like either of them every other rule read must be."""
+
+
+def mutual_leftovers(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    merged: Mapping[int, int],
+    texts: Normalised,
+    titles: Container[int],
+    load_texts: LoadTexts,
+) -> None:
+    """Pass 10: a rule left over on both sides went on in the other where each is the
+    other's most like rule of all the rules of both editions, by MUTUAL_MARGIN, and they
+    are at least MUTUAL_LIKENESS alike: the local-enchantment rule 214.8h of 2003-03-15
+    ("Only the enchantment spell targets the permanent it will enchant ...") is 415.3 of
+    2003-07-01 ("Local-enchantment spells are always targeted ..."), rewritten as it
+    moved among the targeting rules. A removal beside an unrelated addition is further
+    apart than that, or nearer to another rule, paired or printed again as it was.
+    Candidates are found among the rules left over alone; the few found are held
+    against every rule of both editions."""
+
+    def readable(item: Item, text: str) -> bool:
+        return item.kind in LEVELS[1] and len(word_ids(text)) >= SPLIT_WORDS
+
+    def read(item: Item) -> bool:
+        return (
+            item.kind in LEVELS[1]
+            and item.text_id in texts.raw
+            and item.text_id not in titles
+            and readable(item, texts[item.text_id])
+        )
+
+    # (set differences: most editions leave few rules alone, and this runs for each)
+    alone_old = set(range(len(old))).difference(pairs, merged)
+    alone_new = set(range(len(new))).difference(pairs.values(), split)
+    lone_old = sorted(i for i in alone_old if read(old[i]))
+    lone_new = sorted(j for j in alone_new if read(new[j]))
+    if not lone_old or not lone_new:
+        return
+    older = [texts[old[i].text_id] for i in lone_old]
+    newer = [texts[new[j].text_id] for j in lone_new]
+    alike = likeness(older, newer)
+    found = _mutual(lone_old, lone_new, alike, alike)
+    if not found:
+        return
+    # Held against every rule of both editions, paired or printed again as they were.
+    every = load_texts([item.text_id for item in (*old, *new) if item.kind in LEVELS[1]])
+    whole = {text_id: normalise(text) for text_id, text in every.items()}
+    all_old = [i for i, item in enumerate(old) if readable(item, whole.get(item.text_id, ""))]
+    all_new = [j for j, item in enumerate(new) if readable(item, whole.get(item.text_id, ""))]
+    lone_old, lone_new = list(found), list(found.values())
+    forward = likeness(
+        [whole[old[i].text_id] for i in lone_old], [whole[new[j].text_id] for j in all_new]
+    )
+    backward = likeness(
+        [whole[old[i].text_id] for i in all_old], [whole[new[j].text_id] for j in lone_new]
+    )
+    kept = _mutual(lone_old, lone_new, forward, backward, all_old, all_new)
+    pairs.update((i, j) for i, j in kept.items() if found.get(i) == j)
+
+
+def _mutual(
+    lone_old: list[int],
+    lone_new: list[int],
+    forward: NDArray[np.float32],
+    backward: NDArray[np.float32],
+    read_old: list[int] | None = None,
+    read_new: list[int] | None = None,
+) -> dict[int, int]:
+    """Lone old rule -> lone new rule, where each is the other's most like rule, by
+    MUTUAL_MARGIN, and they are at least MUTUAL_LIKENESS alike. `forward`: the likeness
+    of each lone old rule to each of `read_new`; `backward`: of each of `read_old` to
+    each lone new rule (the lone rules themselves where these are None)."""
+    import numpy as np
+
+    read_old = lone_old if read_old is None else read_old
+    read_new = lone_new if read_new is None else read_new
+    column_of = {j: column for column, j in enumerate(lone_new)}
+    row_of = {i: row for row, i in enumerate(read_old)}
+    found: dict[int, int] = {}
+    for row, i in enumerate(lone_old):
+        best = int(forward[row].argmax())
+        j, here = read_new[best], float(forward[row, best])
+        if j not in column_of or here < MUTUAL_LIKENESS:
+            continue
+        others = np.delete(forward[row], best)
+        theirs = np.delete(backward[:, column_of[j]], row_of[i])
+        nearest = max(float(others.max(initial=0.0)), float(theirs.max(initial=0.0)))
+        if here - nearest >= MUTUAL_MARGIN:
+            found[i] = j
+            del column_of[j]
+    return found
