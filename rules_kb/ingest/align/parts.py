@@ -328,18 +328,18 @@ def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -
             continue
         other = state.old_of.get(home)
         if other is not None:
-            if old[other].key == new[home].key or _word_for_word(state, other, home):
+            if old[other].key == new[home].key or not _reworded(state, other, home):
                 continue
             del state.pairs[other]
             state.merged[other] = home
         state.pair(i, home)
 
 
-def _word_for_word(state: _Parting, i: int, j: int) -> bool:
-    """Whether old `i` is printed as new `j` word for word (typography and the numbers it
-    cites aside)."""
-    held = state.words(state.old[i])
-    return bool(held) and held == state.words(state.new[j])
+def _reworded(state: _Parting, i: int, j: int) -> bool:
+    """Whether new `j` words old `i` otherwise: not printed word for word (typography and
+    the numbers it cites aside)."""
+    old, new = state.old[i], state.new[j]
+    return old.text_id != new.text_id and state.words(old) != state.words(new)
 
 
 def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) -> None:
@@ -427,9 +427,11 @@ def _parallel_merges(state: _Parting, left_old: list[int], targets: list[int]) -
         found = []
         for column in np.flatnonzero(contained[row] >= MERGE_CONTAINED):
             j = homes[int(column)]
+            if not _reworded(state, state.old_of[j], j):
+                continue
             theirs, now = set(words(old[state.old_of[j]])), set(words(new[j]))
             own, other = mine - theirs, theirs - mine
-            if theirs == now or not own or not other:
+            if not own or not other:
                 continue
             if len(mine & theirs) < PARALLEL * len(mine | theirs):
                 continue
@@ -538,14 +540,11 @@ def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> No
     # Its own inverse of the pairs: the pass after it reads the state's as it stood.
     old_of = {j: i for i, j in pairs.items()}
 
-    def reworded(i: int, j: int) -> bool:
-        return old[i].text_id != new[j].text_id and words(old[i]) != words(new[j])
-
     sourced = set(sources)
     changed = [
         j
         for j, i in old_of.items()
-        if i in sourced and new[j].kind in LEVELS[1] and j not in split and reworded(i, j)
+        if i in sourced and new[j].kind in LEVELS[1] and j not in split and _reworded(state, i, j)
     ]
     if not changed:
         return
@@ -559,7 +558,11 @@ def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> No
         own = set(words(new[j]))
         namesake = by_key.get(new[j].key)
         candidates = [k for k in spare if merged.get(k, j) == j]
-        if namesake is not None and namesake in pairs and reworded(namesake, pairs[namesake]):
+        if (
+            namesake is not None
+            and namesake in pairs
+            and _reworded(state, namesake, pairs[namesake])
+        ):
             candidates.append(namesake)
         if not candidates or share_within(words(old[i]), own) < MERGE_CONTAINED:
             continue
