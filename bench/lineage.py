@@ -41,6 +41,7 @@ SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
 THIRD_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind3"
 FOURTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind4"
 FIFTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind5"
+SIXTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind6"
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
@@ -410,6 +411,8 @@ def main() -> None:
     print(labelled(options.db, FOURTH_BLIND))
     print("\n#### Lineage on the fifth blind sample (tests/fixtures/lineage/blind5/)\n")
     print(labelled(options.db, FIFTH_BLIND))
+    print("\n#### Lineage on the sixth blind sample (tests/fixtures/lineage/blind6/)\n")
+    print(labelled(options.db, SIXTH_BLIND))
     print("\n#### Two readings of the third blind sample (tests/fixtures/lineage/second_reader/)\n")
     print(second_reader(options.db))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")

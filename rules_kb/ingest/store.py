@@ -572,15 +572,24 @@ def m041_parallel_rules_merged(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m042_nearest_of_all(db: Database, progress: Progress) -> None:
+def m042_nearest_of_all(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m041), and now a rule left over on
     both sides goes on in the other where each is the other's most like rule of both
     editions, by a margin: 214.8h of 2003-03-15 is 415.3 of 2003-07-01 and 711.1c of
-    2014-09-25 is 711.2, where each was one rule removed and one added."""
+    2014-09-25 is 711.2, where each was one rule removed and one added: the editions are
+    aligned again by m043."""
+
+
+@migration
+def m043_openings_almost_word_for_word(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m042), and now a new rule opening with
+    a sentence an old rule dropped, a word or two changed, was split from it, and a rule
+    keeping its number and its opening goes on there: 807.4c of 2010-07-16 ("When" become
+    "After") continues 807.4c, where it was added and the old one went to 807.4d."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m043_...).
+# Further migrations go here, numbered in order (m044_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -189,21 +189,30 @@ def test_a_rule_printed_again_keeps_its_line_against_a_kept_number(
 
 
 @pytest.mark.parametrize(
-    ("number", "edition", "source", "before"),
+    ("number", "edition", "source", "before", "line"),
     [
-        ("203.1c", "2007-05-01", "203.1a", "2007-02-01"),
-        ("217.6b", "2003-07-01", "217.6a", "2003-03-15"),
+        ("203.1c", "2007-05-01", "203.1a", "2007-02-01", "203.1a"),
+        ("217.6b", "2003-07-01", "217.6a", "2003-03-15", "217.6a"),
+        # a word or two changed
+        ("807.4d", "2010-07-16", "807.4c", "2010-06-18", "807.4c"),
+        ("204.3j", "2009-07-11", "205.3d", "2009-05-01", "204.3g"),
+        ("603.2b", "2009-07-11", "410.2", "2009-05-01", "603.2"),
     ],
 )
 def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
-    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str, line: str
 ) -> None:
     """203.1c of 2007-05-01 opens with the sentence on lands that 203.1a dropped (it kept
-    its number and its sentence on copies); history and where say it was split off."""
+    its number and its sentence on copies); history and where say it was split off. So
+    do 204.3j and 603.2b of 2009-07-11, opening with a sentence of 205.3d and 410.2 a word
+    or two changed. 807.4c of 2010-07-16 opens with what 807.4c said first, "When" become
+    "After", and 807.4d says its second sentence: the line goes on in the rule that kept
+    the number and the opening (it was added, and the old rule went to 807.4d), and
+    807.4d was split from it."""
     assert kb.history(number, edition).split_from == Step(before, source)
     found = kb.where(number, edition, before)
     assert (found.status, found.now) == ("split", source)
-    assert kb.where(source, before, edition).now == source
+    assert kb.where(source, before, edition).now == line
 
 
 @pytest.mark.parametrize(

@@ -957,6 +957,45 @@ def test_a_new_rule_opening_with_a_sentence_an_old_rule_dropped_was_split_from_i
     assert ("301.1a", "301.1c") not in keys(alignment, twice, kept, "split")
 
 
+def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None:
+    # Like 807.4c of 2010-07-16: the rule keeps its number and its opening sentence, a word
+    # changed ("When" -> "After"), and goes on about something else; its second sentence
+    # becomes the next rule, reworded. The line stays with the opening, and the new rule
+    # holding the second sentence was split from it, though its words are nearer another
+    # old rule's, printed again word for word under another number.
+    extra = (
+        "If a runner with a baton must run an extra lap after a lap ends, that runner keeps "
+        "the baton and starts the next lap, unless another baton is within two lanes. If a "
+        "runner leaves the race during a lap or before a lap begins, the runner to their "
+        "left takes the baton at once."
+    )
+    old: list[Row] = [
+        ("401", "section", "4", "Relay"),
+        ("401.1", "rule", "401", "Each runner carries a baton from the first post to the last."),
+        ("401.1a", "subrule", "401.1", "When a runner ends a lap, that runner hands the baton "
+         "to the runner on their left. A runner can't take a baton if any runner in the two "
+         "lanes to their left holds one. If so, wait until the runner three lanes to their "
+         "left takes the other baton."),
+        ("401.1b", "subrule", "401.1", extra),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("401", "section", "4", "Relay"),
+        ("401.1", "rule", "401", "Each runner carries a baton from the first post to the last."),
+        ("401.1a", "subrule", "401.1", "After a runner ends a lap, that runner hands the "
+         "baton to the runner on their left. If a runner with a baton leaves the race during "
+         "a lap, the runner to their left takes the baton after that lap ends. If a runner "
+         "with a baton leaves before a lap begins, the runner to their left takes it at once."),
+        ("401.1b", "subrule", "401.1", "A runner who receives a baton can't begin a lap if any "
+         "runner in the two lanes to their left holds one. If so, that runner waits until the "
+         "runner three lanes to their left takes the other baton."),
+        ("401.1c", "subrule", "401.1", extra),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["401.1b"] == "401.1c"
+    assert mapping["401.1a"] == "401.1a"
+    assert keys(alignment, old, new, "split") == {("401.1a", "401.1b")}
+
+
 def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     """A step's rule ended "Then the active player gets priority and players may play
     spells and abilities."; its sentences became numbered rules in the words of Magic

@@ -138,6 +138,18 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.77),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of beba44c; scored once (1.000 / 0.967, statuses
+    # 0.972); one class it showed was fixed since (openings a word or two changed)
+    "blind6": (
+        286,
+        0.97,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.98),
+            "glossary": (0.99, 0.99),
+        },
+    ),
 }
 
 

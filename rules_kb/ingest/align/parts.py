@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
-from rules_kb.ingest.align.pairs import ACCEPT_IN_PLACE, ACCEPT_KEPT
+from rules_kb.ingest.align.pairs import ACCEPT_IN_PLACE, ACCEPT_KEPT, CARRIED_RATIO
 from rules_kb.ingest.align.words import (
     Normalised,
     containment,
@@ -72,6 +73,9 @@ scheme deck as a subgame starts, share 72%)."""
 ALIKE = 0.5
 """How far apart the shares of each case's own words a rewritten rule keeps may be for
 the rewrite to treat both cases alike."""
+OPENING_KEPT = 0.8
+"""The share of a new record's opening sentence's words an old rule must hold before its
+sentences are read for it (the opening may have a word or two changed)."""
 LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
@@ -491,18 +495,19 @@ def _lost_clauses(
 def _lost_openings(
     state: _Parting, left_new: list[int], sources: list[int], found: dict[int, list[int]]
 ) -> set[int]:
-    """Parts found by the sentence they open with: a new record that opens, word for word,
-    with a sentence one old rule printed and its counterpart no longer does was split from
-    it, however much it added (203.1c of 2007-05-01 opens with the sentence on lands that
-    203.1a dropped; 217.6b of 2003-07-01 with the one on the order of the stack that 217.6a
-    dropped). Returns them."""
+    """Parts found by the sentence they open with: a new record that opens, word for word
+    or a word or two changed, with a sentence one old rule printed and its counterpart no
+    longer does was split from it, however much it added (203.1c of 2007-05-01 opens with
+    the sentence on lands that 203.1a dropped; 217.6b of 2003-07-01 with the one on the
+    order of the stack that 217.6a dropped). Then the part keeping the old number is where
+    the line goes on: 807.4c of 2010-07-16 opens with what 807.4c said first, "When" become
+    "After", and 807.4d, first paired with the old 807.4c, says its second sentence. What
+    a record opens with outweighs where most of its words were: a part found among another
+    rule's is moved here (807.4c has more words of old 807.4d, printed again as 807.4i).
+    Returns them."""
     old, new, pairs, raw = state.old, state.new, state.pairs, state.texts.raw
-    taken = {j for pieces in found.values() for j in pieces}
-    openings = {
-        j: first
-        for j in left_new
-        if j not in taken and (first := opening(raw[new[j].text_id])) is not None
-    }
+    taken = {j: i for i, pieces in found.items() for j in pieces}
+    openings = {j: first for j in left_new if (first := opening(raw[new[j].text_id])) is not None}
     added: set[int] = set()
     if not openings:
         return added
@@ -512,19 +517,36 @@ def _lost_openings(
         for i in sources
         if (kept := pairs.get(i)) is not None and old[i].text_id != new[kept].text_id
     ]
+    carries = partial(_carries_sentence, state.texts)
     for j, first in openings.items():
         needed = set(word_ids(first))
+        least = OPENING_KEPT * len(needed)
         holders = [
             i
             for i, words in reworded
-            if needed <= words
-            and first in state.texts.sentences(old[i].text_id)
-            and first not in state.texts.sentences(new[pairs[i]].text_id)
+            if len(needed & words) >= least
+            and carries(first, old[i].text_id)
+            and not carries(first, new[pairs[i]].text_id)
         ]
         if len(holders) == 1:
+            before = taken.get(j)
+            if before == holders[0]:
+                continue
+            if before is not None:
+                found[before].remove(j)
+                if not found[before]:
+                    del found[before]
             found.setdefault(holders[0], []).append(j)
             added.add(j)
     return added
+
+
+def _carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
+    """Whether a text carries a (normalised) sentence, word for word or almost."""
+    from rapidfuzz import fuzz
+
+    mine = texts.sentences(text_id)
+    return sentence in mine or any(fuzz.ratio(sentence, other) >= CARRIED_RATIO for other in mine)
 
 
 def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> None:
