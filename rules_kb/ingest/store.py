@@ -581,15 +581,24 @@ def m042_nearest_of_all(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m043_openings_almost_word_for_word(db: Database, progress: Progress) -> None:
+def m043_openings_almost_word_for_word(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m042), and now a new rule opening with
     a sentence an old rule dropped, a word or two changed, was split from it, and a rule
     keeping its number and its opening goes on there: 807.4c of 2010-07-16 ("When" become
-    "After") continues 807.4c, where it was added and the old one went to 807.4d."""
+    "After") continues 807.4c, where it was added and the old one went to 807.4d: the
+    editions are aligned again by m044."""
+
+
+@migration
+def m044_printed_again_keeps_its_line(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m043), and now a rule printed again
+    word for word under another number goes on there, against a new rule written after it
+    that took its number: "Vanguard is a card type ..." 310.1 of 2012-05-01 is 311.1, and
+    the new 310.1 on phenomena is new, where it had kept the old line."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m044_...).
+# Further migrations go here, numbered in order (m045_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

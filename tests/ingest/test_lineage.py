@@ -189,6 +189,41 @@ def test_a_rule_printed_again_keeps_its_line_against_a_kept_number(
 
 
 @pytest.mark.parametrize(
+    ("number", "before", "edition", "now"),
+    [
+        ("310.1", "2012-05-01", "2012-06-01", "311.1"),
+        ("114.6b", "2011-04-01", "2011-05-01", "114.6c"),
+        ("613.6e", "2015-03-27", "2015-07-17", "613.6g"),
+        ("309.1", "2021-06-18", "2021-07-23", "310.1"),
+    ],
+)
+def test_a_rule_printed_again_word_for_word_goes_on_there_not_under_its_number(
+    kb: rules_kb.KnowledgeBase, number: str, before: str, edition: str, now: str
+) -> None:
+    """ "Vanguard is a card type ..." 310.1 of 2012-05-01 is printed word for word as 311.1
+    when "Phenomena" took 310: it goes on there, and the new 310.1, written after it for
+    phenomena, is new (it had kept the old line, and 311.1 was split from it). So for a
+    rule whose neighbour took its number (114.6b of 2011-04-01, "change any targets")."""
+    found = kb.where(number, before, edition)
+    assert (found.status, found.now) == ("moved", now)
+    taken = kb.history(number, edition)
+    assert taken.introduced_in == edition and taken.split_from is None
+    assert kb.history(now, edition).versions[-1].first < edition
+
+
+def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """The card types listed by 205.2a of 2009-05-01 are printed twice in 2009-07-11: as
+    204.2a, under "Card Types" 204.2, with a pointer to section 3, and as 300.1, word for
+    word. The line goes on in 204.2a, whose history reaches back before 2009, and 300.1
+    was split from it."""
+    assert kb.where("205.2a", "2009-05-01", "2009-07-11").now == "204.2a"
+    assert kb.history("204.2a", "2009-07-11").introduced_in < "2009-07-11"
+    assert kb.history("300.1", "2009-07-11").split_from == Step("2009-05-01", "205.2a")
+
+
+@pytest.mark.parametrize(
     ("number", "edition", "source", "before", "line"),
     [
         ("203.1c", "2007-05-01", "203.1a", "2007-02-01", "203.1a"),

@@ -996,6 +996,57 @@ def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None
     assert keys(alignment, old, new, "split") == {("401.1a", "401.1b")}
 
 
+def test_a_rule_printed_again_word_for_word_keeps_its_line_against_its_number() -> None:
+    # Like "Vanguards" 310 of 2012-05-01, which became 311 when "Phenomena" took 310: the
+    # new 310.1 is written after the old one, another card type in the same words, and
+    # keeps its number; the old 310.1 is printed word for word as 311.1. It goes on there,
+    # and nothing was split from it.
+    tiles = "Tile is a piece kind seen only on odd boards. Only the Tiles variant uses tiles."
+    old: list[Row] = [
+        ("3", "chapter", None, "Piece Kinds"),
+        ("310", "section", "3", "Tiles"),
+        ("310.1", "rule", "310", tiles),
+        ("310.2", "rule", "310", "Tiles stay in the side area all match long."),
+    ]
+    new: list[Row] = [
+        ("3", "chapter", None, "Piece Kinds"),
+        ("310", "section", "3", "Stones"),
+        ("310.1", "rule", "310", "Stone is a piece kind seen only on odd boards. Only the "
+         "Stones variant uses stones."),
+        ("310.2", "rule", "310", "Stones stay in the side area, face up or down."),
+        ("311", "section", "3", "Tiles"),
+        ("311.1", "rule", "311", tiles),
+        ("311.2", "rule", "311", "Tiles stay in the side area all match long."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["310.1"] == "311.1"
+    assert keys(alignment, old, new, "split") == set()
+    # Printed twice, once with a pointer under its heading's new number, once as the new
+    # chapter's opening: it goes on in the one keeping its letters (205.2a of 2009-05-01 is
+    # 204.2a, and 300.1 was split from it).
+    kinds = "The piece kinds are stone, tile and rune."
+    old = [
+        ("2", "chapter", None, "Pieces"),
+        ("205", "section", "2", "Kind Line"),
+        ("205.2", "rule", "205", "Piece Kinds"),
+        ("205.2a", "subrule", "205.2", kinds),
+        ("205.2b", "subrule", "205.2", "Some pieces have more than one kind."),
+    ]
+    new = [
+        ("2", "chapter", None, "Pieces"),
+        ("204", "section", "2", "Kind Line"),
+        ("204.2", "rule", "204", "Piece Kinds"),
+        ("204.2a", "subrule", "204.2", kinds + ' See section 3, "Piece Kinds."'),
+        ("204.2b", "subrule", "204.2", "Some pieces have more than one kind."),
+        ("3", "chapter", None, "Piece Kinds"),
+        ("300", "section", "3", "General"),
+        ("300.1", "rule", "300", kinds),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["205.2a"] == "204.2a"
+    assert keys(alignment, old, new, "split") == {("205.2a", "300.1")}
+
+
 def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     """A step's rule ended "Then the active player gets priority and players may play
     spells and abilities."; its sentences became numbered rules in the words of Magic

@@ -30,14 +30,19 @@ Passes, cheapest first; each works on what the previous ones left:
    draw clause becomes 420.5g); the old record's line continues in the part that keeps
    its number, else its first part; where a part keeps its letters under its heading's
    new number, the part that says first what it said first (haste 502.5b of 2009-05-01
-   goes on as 702.10b, attacking, and 702.10c was split from it). A record left new
-   that opens with a sentence one old record dropped, word for word or a word or two
-   changed, was split off it too, however much it added (203.1c of 2007-05-01, from
-   203.1a), and where it keeps the old number the line goes on in it (807.4c of
-   2010-07-16, its "When" become "After"). An old record left over whose
-   words are almost all in one new record was merged into it, but never displaces one
-   printed there word for word, though it kept the number (the "legend rule" 801.12 of
-   2013-05-01 went; the "world rule" 801.13 is 801.12). An old rule left over that said
+   goes on as 702.10b, attacking, and 702.10c was split from it). A record printed
+   again word for word lost nothing to a part, though a new record written after it
+   took its number ("Vanguard is a card type ..." 310.1 of 2012-05-01 is 311.1; the new
+   310.1, on phenomena, is new); printed twice, it goes on in the copy keeping its
+   number or letters, a pointer aside (205.2a of 2009-05-01 is 204.2a, and 300.1 was
+   split from it). A record left new that opens with a sentence one old record
+   dropped, word for word or a word or two changed, was split off it too, however much
+   it added (203.1c of 2007-05-01, from 203.1a), and where it keeps the old number the
+   line goes on in it (807.4c of 2010-07-16, its "When" become "After"). An old record
+   left over whose words are almost all in one new record was merged into it, but never
+   displaces one printed there word for word, though it kept the number (the "legend
+   rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12). An old rule
+   left over that said
    for one case what another said for another went into the rewrite of that other
    where it treats both alike, naming both or neither (723.2d of 2022-09-08, on the
    scheme deck, into 724.2a, on supplementary decks). An old record left over
