@@ -590,15 +590,24 @@ def m043_openings_almost_word_for_word(_db: Database, _progress: Progress) -> No
 
 
 @migration
-def m044_printed_again_keeps_its_line(db: Database, progress: Progress) -> None:
+def m044_printed_again_keeps_its_line(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m043), and now a rule printed again
     word for word under another number goes on there, against a new rule written after it
     that took its number: "Vanguard is a card type ..." 310.1 of 2012-05-01 is 311.1, and
-    the new 310.1 on phenomena is new, where it had kept the old line."""
+    the new 310.1 on phenomena is new, where it had kept the old line: the editions are
+    aligned again by m045."""
+
+
+@migration
+def m045_under_the_moved_heading(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m044), and now a rule whose section
+    moved goes on under the section's new number, against a new rule that took its
+    number under another section: 713.3 of 2011-04-01, on subgames, is 714.3, not the new
+    713.3 on restarting the game."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m045_...).
+# Further migrations go here, numbered in order (m046_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

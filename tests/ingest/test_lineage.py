@@ -211,6 +211,18 @@ def test_a_rule_printed_again_word_for_word_goes_on_there_not_under_its_number(
     assert kb.history(now, edition).versions[-1].first < edition
 
 
+def test_a_rule_goes_on_under_its_moved_section_not_under_its_number_elsewhere(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """ "Subgames" 713 of 2011-04-01 is 714 once "Restarting the Game" took 713; 713.3, on
+    players with fewer than seven cards, goes on as 714.3 (reworded: it dropped its first
+    sentence), not as the new 713.3, written after it for restarted games, which it had
+    been paired with by its number."""
+    found = kb.where("713.3", "2011-04-01", "2011-05-01")
+    assert (found.status, found.now) == ("moved", "714.3")
+    assert kb.history("714.3", "2011-05-01").introduced_in < "2011-05-01"
+
+
 def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

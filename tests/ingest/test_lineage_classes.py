@@ -1047,6 +1047,39 @@ def test_a_rule_printed_again_word_for_word_keeps_its_line_against_its_number() 
     assert keys(alignment, old, new, "split") == {("205.2a", "300.1")}
 
 
+def test_a_rule_goes_on_under_its_moved_heading_not_under_its_number_elsewhere() -> None:
+    # Like "Subgames" 713 of 2011-04-01, which became 714 when "Restarting the Game" took
+    # 713: the new 713.3 is written after the old 713.3 for the other section, and the old
+    # rule's content goes on, reworded, as 714.3, its number under its heading's new one.
+    old: list[Row] = [
+        ("7", "chapter", None, "Extra Rules"),
+        ("713", "section", "7", "Side Matches"),
+        ("713.1", "rule", "713", "A side match is a whole match played inside another."),
+        (
+            "713.3",
+            "rule",
+            "713",
+            "Limits on the size of a stack are ignored for the side "
+            "match. However, because each player draws five tiles as a match begins, a player "
+            "with fewer than five tiles in their stack loses the side match at once.",
+        ),
+    ]
+    new: list[Row] = [
+        ("7", "chapter", None, "Extra Rules"),
+        ("713", "section", "7", "Starting Over"),
+        ("713.1", "rule", "713", "Some effects start the match over from the beginning."),
+        ("713.3", "rule", "713", "Because each player draws five tiles as the new match "
+         "begins, a player with fewer than five tiles in their stack loses the match at once."),
+        ("714", "section", "7", "Side Matches"),
+        ("714.1", "rule", "714", "A side match is a whole match played inside another."),
+        ("714.3", "rule", "714", "Because each player draws five tiles as a match begins, a "
+         "player with fewer than five tiles in their stack loses the side match at once."),
+    ]  # fmt: skip
+    _, mapping = aligned(old, new)
+    assert mapping["713"] == "714"
+    assert mapping["713.3"] == "714.3"
+
+
 def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     """A step's rule ended "Then the active player gets priority and players may play
     spells and abilities."; its sentences became numbered rules in the words of Magic

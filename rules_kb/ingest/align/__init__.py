@@ -28,9 +28,10 @@ Passes, cheapest first; each works on what the previous ones left:
 6. splits and merges: a record left new whose words are almost all those of one old
    record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
    draw clause becomes 420.5g); the old record's line continues in the part that keeps
-   its number, else its first part; where a part keeps its letters under its heading's
-   new number, the part that says first what it said first (haste 502.5b of 2009-05-01
-   goes on as 702.10b, attacking, and 702.10c was split from it). A record printed
+   its number, else its first part; where a part keeps its letters (or number) under
+   its heading's new number, the part that says first what it said first (haste 502.5b
+   of 2009-05-01 goes on as 702.10b, attacking, and 702.10c was split from it; 713.3 of
+   2011-04-01, on subgames, as 714.3, not as the new 713.3 of another section). A record printed
    again word for word lost nothing to a part, though a new record written after it
    took its number ("Vanguard is a card type ..." 310.1 of 2012-05-01 is 311.1; the new
    310.1, on phenomena, is new); printed twice, it goes on in the copy keeping its

@@ -129,16 +129,18 @@ class _Parting:
         self.pairs[i], self.old_of[j] = j, i
 
     def namesakes(self, i: int) -> tuple[str, ...]:
-        """The numbers old `i` goes by in the new edition: its own, and its letters under
-        its parent's counterpart where that moved (502.5b is 702.10b once haste 502.5 is
-        702.10, in 2009-07-11)."""
+        """The numbers old `i` goes by in the new edition: its own, and its letters (or
+        its number) under its parent's counterpart where that moved (502.5b is 702.10b
+        once haste 502.5 is 702.10, in 2009-07-11; 713.3 is 714.3 once "Subgames" 713 is
+        714, in 2011-05-01)."""
         item = self.old[i]
         parent = item.parent
         moved = self.new_key.get(parent) if parent is not None else None
         if parent is None or moved is None or moved == parent:
             return (item.key,)
         letters = item.key[len(parent) :]
-        if not item.key.startswith(parent) or not letters.isalpha():
+        numbered = letters[:1] == "." and letters[1:].isdigit()
+        if not item.key.startswith(parent) or not (letters.isalpha() or numbered):
             return (item.key,)
         return (item.key, moved + letters)
 
@@ -281,7 +283,7 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
         kept = _core(state, i, [first, *(j for j in pieces if j != first)], long)
         state.pair(i, kept)
     elif new[kept].key != old[i].key:
-        core = _core(state, i, [kept, *pieces], pieces)
+        core = _core(state, i, [kept, *pieces], [kept, *pieces])
         if core != kept:
             pieces = [*pieces, kept]
             pieces.remove(core)
@@ -295,18 +297,21 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
 
 def _core(state: _Parting, i: int, parts: list[int], named: list[int]) -> int:
     """Of the parts old `i` split into (new indices, the one it continues so far first),
-    the one its line goes on in: the part keeping its number; else, where one of `named`
-    keeps its letters under its heading's new number, the part that says first what the
-    old rule said first (its own words come earliest there: haste 502.5b "can attack or
-    use activated abilities" goes on as 702.10b, attacking, not as 702.10c, though that
-    holds more of its words); else the part carrying its first sentence."""
+    the one its line goes on in. Where one of `named` keeps its letters (or number) under
+    its heading's new number, the part that says first what the old rule said first (its
+    own words come earliest there: haste 502.5b "can attack or use activated abilities"
+    goes on as 702.10b, attacking, not as 702.10c, though that holds more of its words),
+    even against one keeping its number under another heading (713.3 of 2011-04-01, on
+    subgames, is 714.3, not the new 713.3 on restarting the game, written after it); else
+    the part keeping its number; else the part carrying its first sentence."""
     old, new, words = state.old, state.new, state.words
     key = old[i].key
-    same = next((j for j in named if new[j].key == key), None)
-    if same is not None:
-        return same
     names = state.namesakes(i)[1:]
-    if any(new[j].key in names for j in named):
+    moved = any(new[j].key in names for j in named)
+    same = next((j for j in named if new[j].key == key), None)
+    if same is not None and not moved:
+        return same
+    if moved:
         return _opening_part(state, i, parts)
     return _leading(old[i], parts, lambda j: words(new[j]), state.texts)
 
