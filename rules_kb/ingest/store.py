@@ -599,15 +599,22 @@ def m044_printed_again_keeps_its_line(_db: Database, _progress: Progress) -> Non
 
 
 @migration
-def m045_under_the_moved_heading(db: Database, progress: Progress) -> None:
+def m045_under_the_moved_heading(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m044), and now a rule whose section
     moved goes on under the section's new number, against a new rule that took its
     number under another section: 713.3 of 2011-04-01, on subgames, is 714.3, not the new
-    713.3 on restarting the game."""
+    713.3 on restarting the game: the editions are aligned again by m046."""
+
+
+@migration
+def m046_another_keyword(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m045), and now the same words said of
+    another keyword are another rule: "Multiple instances of banding ... are redundant."
+    502.10i of 2009-05-01 is not the intimidate rule 702.11c, where it had gone."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m046_...).
+# Further migrations go here, numbered in order (m047_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -223,6 +223,26 @@ def test_a_rule_goes_on_under_its_moved_section_not_under_its_number_elsewhere(
     assert kb.history("714.3", "2011-05-01").introduced_in < "2011-05-01"
 
 
+@pytest.mark.parametrize(
+    ("number", "before", "edition", "other"),
+    [
+        ("502.10i", "2009-05-01", "2009-07-11", "702.11c"),
+        ("502.36b", "2007-02-01", "2007-05-01", "502.67b"),
+        ("502.14d", "2004-06-01", "2004-10-01", "502.14c"),
+    ],
+)
+def test_the_same_words_said_of_another_keyword_are_another_rule(
+    kb: rules_kb.KnowledgeBase, number: str, before: str, edition: str, other: str
+) -> None:
+    """ "Multiple instances of banding on the same creature are redundant." (502.10i of
+    2009-05-01) went with banding's other rules to 702.19 or nowhere; it is not "Multiple
+    instances of intimidate ..." 702.11c, under a keyword new in 2009-07-11. So for scry
+    (502.36b of 2007-02-01, scry become a keyword action) against gravestorm, and
+    snow-covered (502.14d of 2004-06-01, become a supertype) against vigilance."""
+    assert kb.where(number, before, edition).now != other
+    assert kb.history(other, edition).introduced_in == edition
+
+
 def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

@@ -1080,6 +1080,45 @@ def test_a_rule_goes_on_under_its_moved_heading_not_under_its_number_elsewhere()
     assert mapping["713.3"] == "714.3"
 
 
+def test_the_same_words_said_of_another_keyword_are_another_rule() -> None:
+    # Like banding 502.10 of 2009-05-01, which went on as 702.19 without its last rule,
+    # "Multiple instances of banding ... are redundant.", while intimidate, new at 702.11,
+    # ends with the same words of itself; and snow-covered 502.14 of 2004-06-01, gone,
+    # whose number vigilance took, ending so too. Neither is the other keyword's rule.
+    def keyword(number: str, name: str, what: str, last: str) -> list[Row]:
+        return [
+            (number, "rule", "702", name),
+            (f"{number}a", "subrule", number, f"{name} is {what}."),
+            (f"{number}b", "subrule", number, f"Multiple instances of {name.lower()} on the "
+             f"same {last} are redundant."),
+        ]  # fmt: skip
+
+    old: list[Row] = [
+        ("702", "section", "7", "Keyword Traits"),
+        *keyword("702.5", "Roping", "a static ability that lets a runner lasso", "runner"),
+        *keyword("702.6", "Frosted", "a trait that other cards look for", "board"),
+    ]
+    roping = keyword("702.7", "Roping", "a static ability that lets a runner lasso", "runner")
+    new: list[Row] = [
+        ("702", "section", "7", "Keyword Traits"),
+        *keyword("702.5", "Vaulting", "an evasion trait", "runner"),
+        *keyword("702.6", "Shouting", "a static ability that scares a runner", "runner"),
+        *roping[:2],
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["702.5"] == "702.7"
+    assert "702.5b" not in mapping and "702.6b" not in mapping
+    assert keys(alignment, old, new, "merged") == set()
+    # A keyword renamed, both lines unknown, says what it said with its new name.
+    renamed = [
+        ("702", "section", "7", "Keyword Traits"),
+        *keyword("702.5", "Lassoing", "a static ability that lets a runner lasso", "runner"),
+        *keyword("702.6", "Frosted", "a trait that other cards look for", "board"),
+    ]
+    _, mapping = aligned(old, renamed)
+    assert mapping["702.5a"] == "702.5a" and mapping["702.5b"] == "702.5b"
+
+
 def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     """A step's rule ended "Then the active player gets priority and players may play
     spells and abilities."; its sentences became numbered rules in the words of Magic
@@ -1661,7 +1700,9 @@ def test_a_sentence_two_rules_carry_says_nothing_of_where_a_rule_went() -> None:
     def carried(new: list[Item]) -> dict[int, int]:
         pairs: dict[int, int] = {}
         left = Left([0], list(range(len(new))))
-        carried_sentences(old, new, pairs, left, Normalised(texts), split={}, merged={})
+        carried_sentences(
+            old, new, pairs, left, Normalised(texts), titles=set(), split={}, merged={}
+        )
         return pairs
 
     once = [Item("510.1c", "subrule", "510.1", 1)]

@@ -222,6 +222,8 @@ def fuzzy(
                     for col, j in enumerate(group.new):
                         if not is_stub(new[j].key) and not own & heading_names(new[j].key):
                             similarity[row, col] = 0.0
+        if level == LEVELS[1]:
+            similarity[_other_subjects(old, new, group, pairs, texts, titles, similarity)] = 0.0
         kept = ~np.array([old[i].text_id in titles for i in group.old])[:, None]
         if level != GLOSSARY:
             similarity = np.maximum(similarity, _carried(old, new, group, similarity, texts))
@@ -230,6 +232,93 @@ def fuzzy(
         _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
 
 
+class Subjects:
+    """The keyword each rule of one edition speaks of, as far as its texts were read: the
+    name of the heading rule it stands under ("Banding"), where its own text says it."""
+
+    def __init__(self, items: Sequence[Item], texts: Normalised, titles: Container[int]):
+        self.items, self.texts, self.titles = items, texts, titles
+        self.at = {item.key: index for index, item in enumerate(items)}
+
+    def __call__(self, index: int) -> tuple[int, str] | None:
+        """(heading index, normalised name), or None."""
+        parent = self.at.get(self.items[index].parent or "")
+        if parent is None or self.items[parent].kind != "rule":
+            return None
+        heading = self.items[parent].text_id
+        if heading not in self.texts.raw or heading not in self.titles:  # printed as it was
+            return None
+        name = self.texts[heading]
+        return (
+            (parent, name) if f" {name} " in f" {self.texts[self.items[index].text_id]} " else None
+        )
+
+
+def other_subject(
+    mine: tuple[int, str],
+    theirs: tuple[int, str],
+    said: str,
+    pairs: Mapping[int, int],
+    old_of: Mapping[int, int],
+) -> bool | None:
+    """Whether an old rule speaking of `mine` and a new one speaking of `theirs` (heading
+    index, name), whose text is `said`, say the same of two keywords: True where either
+    heading's line is known and goes elsewhere, None where neither is known yet (a
+    keyword renamed, maybe), False where they are one keyword."""
+    (heading, name), (other, other_name) = mine, theirs
+    if name == other_name or f" {name} " in f" {said} ":
+        return False
+    if pairs.get(heading) == other or old_of.get(other) == heading:
+        return False
+    return True if heading in pairs or other in old_of else None
+
+
+def _other_subjects(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    group: Left,
+    pairs: Mapping[int, int],
+    texts: Normalised,
+    titles: Container[int],
+    similarity: NDArray[np.float32],
+) -> NDArray[np.bool_]:
+    """For each pair of rules of a group, whether they say the same of two subjects: each
+    stands under a heading rule (a keyword) whose name it says, the new one not the old
+    one's, and the two headings are not each other's counterparts ("Multiple instances of
+    banding on the same creature are redundant." 502.10i of 2009-05-01, under banding,
+    which went on as 702.19, is not "Multiple instances of intimidate ..." 702.11c, under
+    a keyword new in 2009-07-11). Where neither heading's line is known yet, two rules or
+    more of one alike rules of the other, each with its own keyword, are one keyword
+    renamed ("Tribal" 308 is "Kindred" 308 of 2024-06-07): those pairs stand."""
+    import numpy as np
+
+    found = np.zeros((len(group.old), len(group.new)), dtype=bool)
+    old_subject, new_subject = Subjects(old, texts, titles), Subjects(new, texts, titles)
+    rows = [(row, found_) for row, i in enumerate(group.old) if (found_ := old_subject(i))]
+    if not rows:
+        return found
+    columns = [(col, found_) for col, j in enumerate(group.new) if (found_ := new_subject(j))]
+    old_of = {j: i for i, j in pairs.items()}
+    unknown: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for row, mine in rows:
+        for col, theirs in columns:
+            said = texts[new[group.new[col]].text_id]
+            other = other_subject(mine, theirs, said, pairs, old_of)
+            if other:
+                found[row, col] = True
+            elif other is None:
+                unknown.setdefault((mine[0], theirs[0]), []).append((row, col))
+    for cells in unknown.values():
+        alike = {row for row, col in cells if similarity[row, col] >= ACCEPT}
+        if len(alike) < RENAMED_ALIKE:
+            for row, col in cells:
+                found[row, col] = True
+    return found
+
+
+RENAMED_ALIKE = 2
+"""Rules of one keyword heading alike rules of another, each naming its own keyword, for
+the two to be one keyword renamed where neither's line is known."""
 CITED_APART = 0.25
 """Likeness of two definitions under which their headings' likeness counts for nothing
 when the entries cite only unrelated rules (`_cited_elsewhere`)."""
@@ -318,6 +407,7 @@ def carried_sentences(
     pairs: dict[int, int],
     left: Left,
     texts: Normalised,
+    titles: Container[int],
     split: Container[int],
     merged: Container[int],
 ) -> None:
@@ -327,7 +417,8 @@ def carried_sentences(
     (CARRIED_RATIO), and that new rule carries a sentence of no other old rule, the old
     rule went on in it, rewritten around that sentence though the whole texts are too
     unlike to pair (310.2c of 2009-05-01 is 510.1c, "If no creatures are currently
-    blocking it..."; 405.1 is 604.1, "A static ability does something all the time")."""
+    blocking it..."; 405.1 is 604.1, "A static ability does something all the time"),
+    unless the sentence is said of another keyword (`other_subject`)."""
     import numpy as np
     from rapidfuzz import fuzz, process
 
@@ -357,10 +448,17 @@ def carried_sentences(
     for row, col in np.argwhere(ratios >= CARRIED_RATIO).tolist():
         found.setdefault(old_owners[row], set()).add(new_owners[col])
     claimed = Counter(j for carriers in found.values() for j in carriers)
+    old_subject, new_subject = Subjects(old, texts, titles), Subjects(new, texts, titles)
+    old_of = {j: i for i, j in pairs.items()}
     for i, carriers in found.items():
         (j, *others) = carriers
-        if not others and claimed[j] == 1:
-            pairs[i] = j
+        if others or claimed[j] != 1:
+            continue
+        spoken, spoken_of = old_subject(i), new_subject(j)
+        said = texts[new[j].text_id]
+        if spoken and spoken_of and other_subject(spoken, spoken_of, said, pairs, old_of):
+            continue
+        pairs[i] = j
 
 
 def _assign(

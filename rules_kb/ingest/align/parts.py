@@ -11,7 +11,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
-from rules_kb.ingest.align.pairs import ACCEPT_IN_PLACE, ACCEPT_KEPT, CARRIED_RATIO
+from rules_kb.ingest.align.pairs import (
+    ACCEPT_IN_PLACE,
+    ACCEPT_KEPT,
+    CARRIED_RATIO,
+    Subjects,
+    other_subject,
+)
 from rules_kb.ingest.align.words import (
     Normalised,
     containment,
@@ -341,6 +347,7 @@ def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -
     rule" 801.12 before it, whose words it nearly all has, went)."""
     old, new, words = state.old, state.new, state.words
     targets_by_key = {new[j].key: j for j in targets}
+    old_subject, new_subject = (Subjects(items, state.texts, state.titles) for items in (old, new))
     for i in left_old:
         home = targets_by_key.get(old[i].key)
         own = words(old[i])
@@ -350,6 +357,14 @@ def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -
         share = sum(1 for word in own if word in holds) / len(own)
         if share < (1.0 if len(own) < SPLIT_WORDS else SPLIT_CONTAINED_ALONE):
             continue
+        mine, theirs = old_subject(i), new_subject(home)
+        said = state.texts[new[home].text_id]
+        if (
+            mine
+            and theirs
+            and other_subject(mine, theirs, said, state.pairs, state.old_of) is not False
+        ):
+            continue  # the same words said of another keyword
         other = state.old_of.get(home)
         if other is not None:
             if old[other].key == new[home].key or not _reworded(state, other, home):
