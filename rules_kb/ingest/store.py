@@ -607,14 +607,23 @@ def m045_under_the_moved_heading(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m046_another_keyword(db: Database, progress: Progress) -> None:
+def m046_another_keyword(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m045), and now the same words said of
     another keyword are another rule: "Multiple instances of banding ... are redundant."
-    502.10i of 2009-05-01 is not the intimidate rule 702.11c, where it had gone."""
+    502.10i of 2009-05-01 is not the intimidate rule 702.11c, where it had gone: the
+    editions are aligned again by m047."""
+
+
+@migration
+def m047_opening_said_again(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m046), and now a rule goes on where
+    its opening sentence is said again, not at its number taken by another rule: the
+    hybrid cost-reduction rule 116.7a of 2010-02-01 is 116.7c, where it had stayed 116.7a
+    (a rule on colored reductions)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m047_...).
+# Further migrations go here, numbered in order (m048_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -243,6 +243,28 @@ def test_the_same_words_said_of_another_keyword_are_another_rule(
     assert kb.history(other, edition).introduced_in == edition
 
 
+@pytest.mark.parametrize(
+    ("number", "before", "edition", "now"),
+    [
+        ("116.7a", "2010-02-01", "2010-04-23", "116.7c"),
+        ("702.36b", "2015-01-23", "2015-03-27", "702.36c"),
+        ("702.124i", "2025-09-19", "2025-11-14", "702.124j"),
+        ("101.4a", "2007-05-01", "2007-07-13", "101.4b"),
+    ],
+)
+def test_a_rule_goes_on_where_its_opening_is_said_again_not_at_a_number_taken(
+    kb: rules_kb.KnowledgeBase, number: str, before: str, edition: str, now: str
+) -> None:
+    """The hybrid cost-reduction rule 116.7a of 2010-02-01 is 116.7c, which says it again
+    almost word for word; the new 116.7a, on colored reductions, took its number (the kept
+    number had won). So for morph's 702.36b of 2015-01-23 (702.36b became megamorph),
+    "Partner with [name]" 702.124i of 2025-09-19 and the Two-Headed Giant mulligan
+    101.4a of 2007-05-01."""
+    found = kb.where(number, before, edition)
+    assert (found.status, found.now) == ("moved", now)
+    assert kb.history(now, edition).introduced_in < edition
+
+
 def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

@@ -1119,6 +1119,41 @@ def test_the_same_words_said_of_another_keyword_are_another_rule() -> None:
     assert mapping["702.5a"] == "702.5a" and mapping["702.5b"] == "702.5b"
 
 
+def test_a_rule_goes_on_where_its_opening_is_said_again_not_at_a_number_taken() -> None:
+    # Like the hybrid cost-reduction rule 116.7a of 2010-02-01: printed again almost word
+    # for word as 116.7c, while a new 116.7a, on another case, took its number, made of
+    # the words of its last clause. The line goes where its opening sentence is said again.
+    old: list[Row] = [
+        ("116", "section", "1", "Prices"),
+        ("116.7", "rule", "116", "What a player pays may be changed by effects."),
+        (
+            "116.7a",
+            "subrule",
+            "116.7",
+            "If a price would be cut by a split symbol, the payer "
+            "picks one half of that symbol when the cut is applied. If a painted half is picked, "
+            "the price is cut by one coin of that paint. If a plain half is picked, the price is "
+            "cut by that many plain coins (or by that many plain coins if it has no coins of "
+            "that paint).",
+        ),
+    ]
+    new: list[Row] = [
+        ("116", "section", "1", "Prices"),
+        ("116.7", "rule", "116", "What a player pays may be changed by effects."),
+        ("116.7a", "subrule", "116.7", "If a price is cut by coins of a paint but has no coins "
+         "of that paint, the price is cut by that many plain coins."),
+        ("116.7b", "subrule", "116.7", "If a price is cut by more coins of a paint than it has "
+         "of that paint, the rest is cut from its plain coins."),
+        ("116.7c", "subrule", "116.7", "If a price is cut by a split symbol, the payer picks "
+         "one half of that symbol when the cut is applied. If a painted half is picked, the "
+         "price is cut by one coin of that paint. If a plain half is picked, the price is cut "
+         "by that many plain coins."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["116.7a"] == "116.7c"
+    assert ("116.7a", "116.7c") not in keys(alignment, old, new, "split")
+
+
 def test_a_sentence_numbered_apart_in_the_words_of_2010_was_split_off() -> None:
     """A step's rule ended "Then the active player gets priority and players may play
     spells and abilities."; its sentences became numbered rules in the words of Magic

@@ -30,28 +30,30 @@ Passes, cheapest first; each works on what the previous ones left:
    2009-05-01; banding went on as 702.19) is not "Multiple instances of intimidate ..."
    (702.11c), unless the two keywords are one renamed (two rules or more alike);
 6. splits and merges: a record left new whose words are almost all those of one old
-   record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the
-   draw clause becomes 420.5g); the old record's line continues in the part that keeps
-   its number, else its first part; where a part keeps its letters (or number) under
-   its heading's new number, the part that says first what it said first (haste 502.5b
-   of 2009-05-01 goes on as 702.10b, attacking, and 702.10c was split from it; 713.3 of
-   2011-04-01, on subgames, as 714.3, not as the new 713.3 of another section). A
-   record printed again word for word lost nothing to a part, though a new record
-   written after it took its number ("Vanguard is a card type ..." 310.1 of 2012-05-01
-   is 311.1; the new 310.1, on phenomena, is new); printed twice, it goes on in the copy
-   keeping its number or letters, a pointer aside (205.2a of 2009-05-01 is 204.2a, and
-   300.1 was split from it). A record left new that opens with a sentence one old record
-   dropped, word for word or a word or two changed, was split off it too, however much
-   it added (203.1c of 2007-05-01, from 203.1a), and where it keeps the old number the
-   line goes on in it (807.4c of 2010-07-16, its "When" become "After"). An old record
-   left over whose words are almost all in one new record was merged into it, but never
-   displaces one printed there word for word, though it kept the number (the "legend
-   rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12). An old rule
-   left over that said for one case what another said for another went into the
-   rewrite of that other where it treats both alike, naming both or neither (723.2d of
-   2022-09-08, on the scheme deck, into 724.2a, on supplementary decks). An old record
-   left over with no part yet continues in its first part (the layer rule 418.5a of
-   2009-05-01 became 612.1-612.3).
+   record was split off it (420.5a of 1999-11-01: the life clause stays 420.5a, the draw
+   clause becomes 420.5g); the old record's line continues in the part that keeps its
+   number, else its first part; where a part keeps its letters (or number) under its
+   heading's new number, the part that says first what it said first (haste 502.5b of
+   2009-05-01 goes on as 702.10b, attacking, and 702.10c was split from it; 713.3 of
+   2011-04-01, on subgames, as 714.3, not as the new 713.3 of another section); a rule
+   of several sentences goes where its opening is said again, where the part keeping its
+   number says little of it (116.7a of 2010-02-01 is 116.7c; a new rule on colored
+   reductions took 116.7a). A record printed again word for word lost nothing to a part,
+   though a new record written after it took its number ("Vanguard is a card type ..."
+   310.1 of 2012-05-01 is 311.1; the new 310.1, on phenomena, is new); printed twice, it
+   goes on in the copy keeping its number or letters, a pointer aside (205.2a of
+   2009-05-01 is 204.2a, and 300.1 was split from it). A record left new that opens with
+   a sentence one old record dropped, word for word or a word or two changed, was split
+   off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and where it
+   keeps the old number the line goes on in it (807.4c of 2010-07-16, its "When" become
+   "After"). An old record left over whose words are almost all in one new record was
+   merged into it, but never displaces one printed there word for word, though it kept
+   the number (the "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is
+   801.12). An old rule left over that said for one case what another said for another
+   went into the rewrite of that other where it treats both alike, naming both or
+   neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a, on supplementary
+   decks). An old record left over with no part yet continues in its first part (the
+   layer rule 418.5a of 2009-05-01 became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
    "If no creatures are currently blocking it..."). A glossary entry left over whose

@@ -82,6 +82,11 @@ the rewrite to treat both cases alike."""
 OPENING_KEPT = 0.8
 """The share of a new record's opening sentence's words an old rule must hold before its
 sentences are read for it (the opening may have a word or two changed)."""
+TAKEN_KEPT = 0.25
+"""The share of an old rule's words, in sentences said again, under which the new rule
+keeping its number is not a part of it but another rule that took the number, where
+another part says its opening again (101.4a of 2007-07-13 says again one short sentence
+of nine)."""
 LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
@@ -288,8 +293,11 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
         first = min(long)
         kept = _core(state, i, [first, *(j for j in pieces if j != first)], long)
         state.pair(i, kept)
-    elif new[kept].key != old[i].key:
-        core = _core(state, i, [kept, *pieces], [kept, *pieces])
+    else:
+        if new[kept].key != old[i].key:
+            core = _core(state, i, [kept, *pieces], [kept, *pieces])
+        else:
+            core = _opening_elsewhere(state, i, kept, pieces) or kept
         if core != kept:
             pieces = [*pieces, kept]
             pieces.remove(core)
@@ -316,10 +324,33 @@ def _core(state: _Parting, i: int, parts: list[int], named: list[int]) -> int:
     moved = any(new[j].key in names for j in named)
     same = next((j for j in named if new[j].key == key), None)
     if same is not None and not moved:
-        return same
+        return _opening_elsewhere(state, i, same, [j for j in parts if j != same]) or same
     if moved:
         return _opening_part(state, i, parts)
     return _leading(old[i], parts, lambda j: words(new[j]), state.texts)
+
+
+def _opening_elsewhere(state: _Parting, i: int, same: int, others: list[int]) -> int | None:
+    """The one of `others` that says again, almost word for word, the opening sentence of
+    old `i`, a rule of several sentences, which `same`, the part keeping its number, does
+    not say: what a rule says first is what it is about, and the line goes on there (the
+    hybrid cost-reduction rule 116.7a of 2010-02-01 is 116.7c; the new 116.7a, on colored
+    reductions, is another rule that took the number). Not where the part keeping the
+    number says again TAKEN_KEPT of its words or more, sentence by sentence: that is one
+    of its parts (203.1a of 2007-05-01 kept "A copy of an object copies that object's mana
+    cost.", and 203.1c, saying first what it said first, was split from it); nor where
+    it had one sentence, split in two (420.5a of 1999-11-01 keeps the life clause)."""
+    texts, here = state.texts, state.new[same].text_id
+    sentences = texts.sentences(state.old[i].text_id)
+    if len(sentences) < 2 or _carries_sentence(texts, sentences[0], here):
+        return None
+    kept = sum(
+        len(sentence.split()) for sentence in sentences if _carries_sentence(texts, sentence, here)
+    )
+    if kept >= TAKEN_KEPT * sum(len(sentence.split()) for sentence in sentences):
+        return None  # a part of it, though not its opening (203.1a of 2007-05-01)
+    carriers = [j for j in others if _carries_sentence(texts, sentences[0], state.new[j].text_id)]
+    return carriers[0] if len(carriers) == 1 else None
 
 
 def _opening_part(state: _Parting, i: int, parts: list[int]) -> int:
