@@ -238,11 +238,23 @@ class Subjects:
 
     def __init__(self, items: Sequence[Item], texts: Normalised, titles: Container[int]):
         self.items, self.texts, self.titles = items, texts, titles
-        self.at = {item.key: index for index, item in enumerate(items)}
+        self.parents: dict[str, int | None] = {}
+
+    def parent(self, index: int) -> int | None:
+        """The index of an item's parent, which stands before it in document order (read
+        back from it: few items are asked about, and their parents are near)."""
+        key = self.items[index].parent
+        if key is None:
+            return None
+        if key not in self.parents:
+            self.parents[key] = next(
+                (k for k in range(index - 1, -1, -1) if self.items[k].key == key), None
+            )
+        return self.parents[key]
 
     def __call__(self, index: int) -> tuple[int, str] | None:
         """(heading index, normalised name), or None."""
-        parent = self.at.get(self.items[index].parent or "")
+        parent = self.parent(index)
         if parent is None or self.items[parent].kind != "rule":
             return None
         heading = self.items[parent].text_id

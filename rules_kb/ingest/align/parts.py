@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
@@ -79,14 +78,15 @@ scheme deck as a subgame starts, share 72%)."""
 ALIKE = 0.5
 """How far apart the shares of each case's own words a rewritten rule keeps may be for
 the rewrite to treat both cases alike."""
-OPENING_KEPT = 0.8
-"""The share of a new record's opening sentence's words an old rule must hold before its
-sentences are read for it (the opening may have a word or two changed)."""
 TAKEN_KEPT = 0.25
 """The share of an old rule's words, in sentences said again, under which the new rule
 keeping its number is not a part of it but another rule that took the number, where
 another part says its opening again (101.4a of 2007-07-13 says again one short sentence
 of nine)."""
+OPENING_KEPT = 0.8
+"""The share of a new record's opening sentence's words an old rule must hold for the
+opening to be its sentence, a word or two changed ("Layer 1a: Copiable effects are
+applied." of 2020-04-17 is not "Layer 1: Copy effects are applied.")."""
 LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
@@ -584,23 +584,40 @@ def _lost_openings(
     added: set[int] = set()
     if not openings:
         return added
-    # Old rules whose counterpart was reworded, by their words (a cheap test first).
-    reworded = [
-        (i, set(state.words(old[i])))
-        for i in sources
-        if (kept := pairs.get(i)) is not None and old[i].text_id != new[kept].text_id
-    ]
-    carries = partial(_carries_sentence, state.texts)
-    for j, first in openings.items():
+    # The sentences old rules dropped (their counterparts reworded, not saying them again),
+    # against the openings at once (rapidfuzz's cdist).
+    from rapidfuzz import fuzz, process
+
+    said: list[str] = []
+    owners: list[int] = []
+    for i in sources:
+        kept = pairs.get(i)
+        if kept is None or old[i].text_id == new[kept].text_id:
+            continue
+        theirs = state.texts.sentences(new[kept].text_id)
+        for sentence in state.texts.sentences(old[i].text_id):
+            if sentence not in theirs and not _carries_sentence(
+                state.texts, sentence, new[kept].text_id
+            ):
+                said.append(sentence)
+                owners.append(i)
+    if not said:
+        return added
+    columns = list(openings)
+    ratios = process.cdist(
+        [openings[j] for j in columns], said, scorer=fuzz.ratio, score_cutoff=CARRIED_RATIO
+    )
+    for row, j in enumerate(columns):
+        first = openings[j]
         needed = set(word_ids(first))
-        least = OPENING_KEPT * len(needed)
-        holders = [
-            i
-            for i, words in reworded
-            if len(needed & words) >= least
-            and carries(first, old[i].text_id)
-            and not carries(first, new[pairs[i]].text_id)
-        ]
+        holders = sorted(
+            {
+                i
+                for i in (owners[col] for col in ratios[row].nonzero()[0].tolist())
+                if len(needed.intersection(state.words(old[i]))) >= OPENING_KEPT * len(needed)
+                and not _carries_sentence(state.texts, first, new[pairs[i]].text_id)
+            }
+        )
         if len(holders) == 1:
             before = taken.get(j)
             if before == holders[0]:
