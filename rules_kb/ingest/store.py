@@ -615,15 +615,23 @@ def m046_another_keyword(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m047_opening_said_again(db: Database, progress: Progress) -> None:
+def m047_opening_said_again(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m046), and now a rule goes on where
     its opening sentence is said again, not at its number taken by another rule: the
     hybrid cost-reduction rule 116.7a of 2010-02-01 is 116.7c, where it had stayed 116.7a
-    (a rule on colored reductions)."""
+    (a rule on colored reductions): the editions are aligned again by m048."""
+
+
+@migration
+def m048_heading_over_a_deeper_rule(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m047), and now a section whose rules
+    went deeper, under a rule of one new section, follows them to that section: "Legal
+    Text" 210 of 2007-09-07 is "Information Below the Text Box" 210, where one heading
+    was removed and one added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m048_...).
+# Further migrations go here, numbered in order (m049_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -265,6 +265,20 @@ def test_a_rule_goes_on_where_its_opening_is_said_again_not_at_a_number_taken(
     assert kb.history(now, edition).introduced_in < edition
 
 
+def test_a_section_whose_one_rule_went_deeper_under_its_number_is_renamed_in_place(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """ "Legal Text" 210 of 2007-09-07 is "Information Below the Text Box" 210 of
+    2007-10-01, where its one rule went as 210.1b, beside the illustration credit (209.1,
+    now 210.1a) and the collector number: one heading renamed, not one removed and one
+    added. "Tokens" 216 of 2009-05-01, whose rules went into "Permanents" 110, is merged
+    into that section."""
+    found = kb.where("210", "2007-09-07", "2007-10-01")
+    assert found.now == "210"
+    assert kb.history("210", "2007-10-01").introduced_in < "2007-10-01"
+    assert kb.where("216", "2009-05-01", "2009-07-11").now == "110"
+
+
 def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

@@ -591,6 +591,34 @@ def test_a_chapter_renamed_in_place_over_one_rule_is_one_heading() -> None:
     assert mapping["206.1"] == "207.1" and "206" not in mapping
 
 
+def test_a_chapter_whose_one_rule_went_deeper_under_its_number_is_renamed_in_place() -> None:
+    """Like "Legal Text" 210 of 2007-09-07, whose one rule became 210.1b under "Information
+    Below the Text Box" 210, beside the rules of two chapters merged there: the chapter
+    keeping the number is renamed in place, not removed while its number is added."""
+    old: list[Row] = [
+        ("2", "section", None, "Parts of a Piece"),
+        ("209", "chapter", "2", "Painter"),
+        ("209.1", "rule", "209", "The painter's name is printed below the frame."),
+        ("210", "chapter", "2", "Fine Print"),
+        ("210.1", "rule", "210", "The fine print at the foot of a piece names its maker."),
+    ]
+    new: list[Row] = [
+        ("2", "section", None, "Parts of a Piece"),
+        ("209", "chapter", "2", "Weight"),
+        ("209.1", "rule", "209", "Each heavy piece has a weight printed in its corner."),
+        ("210", "chapter", "2", "Below the Frame"),
+        ("210.1", "rule", "210", "Each piece has words below its frame that do nothing."),
+        ("210.1a", "subrule", "210.1", "The painter's name is printed on the first line "
+         "below the frame."),
+        ("210.1b", "subrule", "210.1", "The fine print at the foot of a piece names its "
+         "maker."),
+    ]  # fmt: skip
+    _alignment, mapping = aligned(old, new)
+    assert mapping["210.1"] == "210.1b"
+    assert mapping["210"] == "210"
+    assert "209" not in mapping
+
+
 def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     board = "The area where pieces stand while they are in the match. Pieces on it are in play."
     old: list[Row] = [

@@ -945,20 +945,23 @@ def _followed_home(
     rule keeps, renamed in place ("Type" 205 is "Type Line" 205 of 2003-07-01, its one
     rule 205.1 reworded); else None. A section or chapter's rules need only stand in one
     new heading of its kind, at any depth ("Ending the Turn" 716 of 2019-07-12 is
-    "Ending Turns and Phases" 716: its 716.2 and 716.3 became 716.1f and 716.1e)."""
+    "Ending Turns and Phases" 716: its 716.2 and 716.3 became 716.1f and 716.1e), even
+    all under one rule of it ("Legal Text" 210 of 2007-09-07 is "Information Below the
+    Text Box" 210, its 210.1 now 210.1b)."""
     gone = [child for child in below if child in pairs]
     if not gone or len(gone) < FOLLOWED_SUPPORT * len(below):
         return None
     parents = {new[pairs[child]].parent for child in gone}
+    home = None
     if len(parents) == 1 and None not in parents:
         (parent,) = parents
         home = _nearest_before(new, min(pairs[child] for child in gone), parent)
-    elif item.kind in LEVELS[0]:
+    if item.kind in LEVELS[0] and (home is None or new[home].kind not in LEVELS[0]):
         homes = {_heading_over(new, pairs[child], item.kind) for child in gone}
         if len(homes) != 1 or None in homes:
             return None
         (home,) = homes
-    else:
+    elif home is None:
         return None
     if len(gone) >= FOLLOWED_CHILDREN:
         return home
