@@ -43,6 +43,7 @@ FOURTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind4"
 FIFTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind5"
 SIXTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind6"
 SEVENTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind7"
+EIGHTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind8"
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
@@ -416,6 +417,8 @@ def main() -> None:
     print(labelled(options.db, SIXTH_BLIND))
     print("\n#### Lineage on the seventh blind sample (tests/fixtures/lineage/blind7/)\n")
     print(labelled(options.db, SEVENTH_BLIND))
+    print("\n#### Lineage on the eighth blind sample (tests/fixtures/lineage/blind8/)\n")
+    print(labelled(options.db, EIGHTH_BLIND))
     print("\n#### Two readings of the third blind sample (tests/fixtures/lineage/second_reader/)\n")
     print(second_reader(options.db))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
