@@ -623,15 +623,23 @@ def m047_opening_said_again(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m048_heading_over_a_deeper_rule(db: Database, progress: Progress) -> None:
+def m048_heading_over_a_deeper_rule(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m047), and now a section whose rules
     went deeper, under a rule of one new section, follows them to that section: "Legal
     Text" 210 of 2007-09-07 is "Information Below the Text Box" 210, where one heading
-    was removed and one added."""
+    was removed and one added: the editions are aligned again by m049."""
+
+
+@migration
+def m049_rule_become_chapter(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m048), and now a rule whose subrules
+    went under several rules of one new chapter became that chapter: "Timing of Team
+    Turns" 806.7 of 2010-04-23 is "Shared Team Turns Option" 805, where it was removed
+    and the chapter added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m049_...).
+# Further migrations go here, numbered in order (m050_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

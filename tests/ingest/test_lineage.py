@@ -279,6 +279,20 @@ def test_a_section_whose_one_rule_went_deeper_under_its_number_is_renamed_in_pla
     assert kb.where("216", "2009-05-01", "2009-07-11").now == "110"
 
 
+@pytest.mark.parametrize(
+    ("number", "before", "edition", "now"),
+    [("806.7", "2010-04-23", "2010-06-18", "805"), ("408.1", "2009-05-01", "2009-07-11", "115")],
+)
+def test_a_rule_whose_subrules_spread_over_one_new_chapter_became_it(
+    kb: rules_kb.KnowledgeBase, number: str, before: str, edition: str, now: str
+) -> None:
+    """ "Timing of Team Turns" 806.7 of 2010-04-23, whose subrules went under several
+    rules of "Shared Team Turns Option" 805, is that chapter; so "Timing, Priority, and
+    the Stack" 408.1 of 2009-05-01 is "Timing and Priority" 115."""
+    assert kb.where(number, before, edition).now == now
+    assert kb.history(now, edition).introduced_in < edition
+
+
 def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

@@ -619,6 +619,46 @@ def test_a_chapter_whose_one_rule_went_deeper_under_its_number_is_renamed_in_pla
     assert "209" not in mapping
 
 
+def test_a_rule_whose_subrules_spread_over_one_new_chapter_became_it() -> None:
+    """Like "Timing of Team Turns" 806.7 of 2010-04-23, a rule over its subrules a-h that
+    went under several rules of the new chapter "Shared Team Turns Option" 805: the rule
+    became that chapter, not removed while the chapter is added."""
+    old: list[Row] = [
+        ("8", "section", None, "Group Play"),
+        ("806", "chapter", "8", "Two-Headed Match"),
+        ("806.7", "rule", "806", "Timing of Team Rounds"),
+        ("806.7a", "subrule", "806.7", "Teams hold the turn token, not single players."),
+        (
+            "806.7b",
+            "subrule",
+            "806.7",
+            "The team whose round it is moves its pieces first, then the other team moves.",
+        ),
+        (
+            "806.7c",
+            "subrule",
+            "806.7",
+            "Each player of a team draws a tile as the team's round begins.",
+        ),
+    ]
+    new: list[Row] = [
+        ("8", "section", None, "Group Play"),
+        ("805", "chapter", "8", "Pair Play Option"),
+        ("805.1", "rule", "805", "Some group matches use team rounds."),
+        ("805.4", "rule", "805", "Teams hold the turn token, not single players."),
+        ("805.5", "rule", "805", "Each team takes rounds in turn."),
+        ("805.5a", "subrule", "805.5", "The team whose round it is moves its pieces first, "
+         "then the other team moves."),
+        ("805.6", "rule", "805", "Drawing works by team."),
+        ("805.6a", "subrule", "805.6", "Each player of a team draws a tile as the team's "
+         "round begins."),
+        ("806", "chapter", "8", "Two-Headed Match"),
+    ]  # fmt: skip
+    _alignment, mapping = aligned(old, new)
+    assert mapping["806.7a"] == "805.4" and mapping["806.7c"] == "805.6a"
+    assert mapping["806.7"] == "805"
+
+
 def test_a_rename_leaving_an_obsolete_stub_continues_in_the_new_name() -> None:
     board = "The area where pieces stand while they are in the match. Pieces on it are in play."
     old: list[Row] = [

@@ -72,7 +72,9 @@ Passes, cheapest first; each works on what the previous ones left:
    a section or chapter with one rule that stayed under its number, or went deeper under
    a rule of it, is that heading renamed in place ("Type" 205 is "Type Line" 205 of
    2003-07-01; "Legal Text" 210 of 2007-09-07, whose 210.1 became 210.1b, is "Information
-   Below the Text Box" 210); then a rule left over on both sides under one number whose
+   Below the Text Box" 210); a rule whose subrules went under several rules of one new
+   chapter left over became that chapter ("Timing of Team Turns" 806.7 of 2010-04-23 is
+   "Shared Team Turns Option" 805); then a rule left over on both sides under one number whose
    parents were paired only so is that rule rewritten, as in pass 5, where it shares
    some words with its old self and no other new rule is much more like it (713.2 of
    2020-09-25, under "Checklist Cards" 713 become "Substitute Cards");

@@ -812,7 +812,7 @@ def followed_headings(
         for i in waiting:
             if i in pairs or i in merged:
                 continue
-            home = _followed_home(new, pairs, children.get(old[i].key, []), old[i])
+            home = _followed_home(new, pairs, children.get(old[i].key, []), old[i], old_of)
             if home is None or home in split:
                 continue
             holder = old_of.get(home)
@@ -938,6 +938,7 @@ def _followed_home(
     pairs: Mapping[int, int],
     below: list[int],
     item: Item,
+    taken: Container[int],
 ) -> int | None:
     """The new rule all of old `item`'s subrules that went on went under (the nearest
     before them of that number), if they are at least FOLLOWED_CHILDREN and at least
@@ -947,7 +948,9 @@ def _followed_home(
     new heading of its kind, at any depth ("Ending the Turn" 716 of 2019-07-12 is
     "Ending Turns and Phases" 716: its 716.2 and 716.3 became 716.1f and 716.1e), even
     all under one rule of it ("Legal Text" 210 of 2007-09-07 is "Information Below the
-    Text Box" 210, its 210.1 now 210.1b)."""
+    Text Box" 210, its 210.1 now 210.1b). A rule whose subrules went under several rules
+    of one new chapter not `taken` (paired already) became that chapter ("Timing of Team
+    Turns" 806.7 of 2010-04-23 is "Shared Team Turns Option" 805)."""
     gone = [child for child in below if child in pairs]
     if not gone or len(gone) < FOLLOWED_SUPPORT * len(below):
         return None
@@ -961,6 +964,13 @@ def _followed_home(
         if len(homes) != 1 or None in homes:
             return None
         (home,) = homes
+    elif home is None and len(gone) >= FOLLOWED_CHILDREN:
+        homes = {_heading_over(new, pairs[child], "chapter") for child in gone}
+        if len(homes) != 1 or None in homes:
+            return None
+        (home,) = homes
+        if home in taken:
+            return None
     elif home is None:
         return None
     if len(gone) >= FOLLOWED_CHILDREN:
