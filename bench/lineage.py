@@ -36,14 +36,14 @@ from rules_kb.read.query import Reader  # noqa: E402
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
-BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind"
-SECOND_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind2"
-THIRD_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind3"
-FOURTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind4"
-FIFTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind5"
-SIXTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind6"
-SEVENTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind7"
-EIGHTH_BLIND = REPO / "tests" / "fixtures" / "lineage" / "blind8"
+#: The blind samples in the order they were drawn, each with the ordinal its table names.
+BLIND_SAMPLES = tuple(
+    (ordinal, REPO / "tests" / "fixtures" / "lineage" / folder)
+    for ordinal, folder in [("", "blind"), ("second ", "blind2"), ("third ", "blind3"),
+                            ("fourth ", "blind4"), ("fifth ", "blind5"), ("sixth ", "blind6"),
+                            ("seventh ", "blind7"), ("eighth ", "blind8")]
+)  # fmt: skip
+THIRD_BLIND = BLIND_SAMPLES[2][1]
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
@@ -403,22 +403,10 @@ def main() -> None:
     print(commands(options.db))
     print("\n#### Lineage on the stratified labelled steps (tests/fixtures/lineage/)\n")
     print(labelled(options.db))
-    print("\n#### Lineage on the blind sample (tests/fixtures/lineage/blind/)\n")
-    print(labelled(options.db, BLIND))
-    print("\n#### Lineage on the second blind sample (tests/fixtures/lineage/blind2/)\n")
-    print(labelled(options.db, SECOND_BLIND))
-    print("\n#### Lineage on the third blind sample (tests/fixtures/lineage/blind3/)\n")
-    print(labelled(options.db, THIRD_BLIND))
-    print("\n#### Lineage on the fourth blind sample (tests/fixtures/lineage/blind4/)\n")
-    print(labelled(options.db, FOURTH_BLIND))
-    print("\n#### Lineage on the fifth blind sample (tests/fixtures/lineage/blind5/)\n")
-    print(labelled(options.db, FIFTH_BLIND))
-    print("\n#### Lineage on the sixth blind sample (tests/fixtures/lineage/blind6/)\n")
-    print(labelled(options.db, SIXTH_BLIND))
-    print("\n#### Lineage on the seventh blind sample (tests/fixtures/lineage/blind7/)\n")
-    print(labelled(options.db, SEVENTH_BLIND))
-    print("\n#### Lineage on the eighth blind sample (tests/fixtures/lineage/blind8/)\n")
-    print(labelled(options.db, EIGHTH_BLIND))
+    for ordinal, folder in BLIND_SAMPLES:
+        where = f"tests/fixtures/lineage/{folder.name}/"
+        print(f"\n#### Lineage on the {ordinal}blind sample ({where})\n")
+        print(labelled(options.db, folder))
     print("\n#### Two readings of the third blind sample (tests/fixtures/lineage/second_reader/)\n")
     print(second_reader(options.db))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")

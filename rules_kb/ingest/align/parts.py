@@ -395,7 +395,7 @@ def _namesake_merges(state: _Parting, left_old: list[int], targets: list[int]) -
             and theirs
             and other_subject(mine, theirs, said, state.pairs, state.old_of) is not False
         ):
-            continue  # the same words said of another keyword
+            continue  # said of another keyword, or of one not yet known to be the same
         other = state.old_of.get(home)
         if other is not None:
             if old[other].key == new[home].key or not _reworded(state, other, home):
@@ -594,11 +594,8 @@ def _lost_openings(
         kept = pairs.get(i)
         if kept is None or old[i].text_id == new[kept].text_id:
             continue
-        theirs = state.texts.sentences(new[kept].text_id)
         for sentence in state.texts.sentences(old[i].text_id):
-            if sentence not in theirs and not _carries_sentence(
-                state.texts, sentence, new[kept].text_id
-            ):
+            if not _carries_sentence(state.texts, sentence, new[kept].text_id):
                 said.append(sentence)
                 owners.append(i)
     if not said:
@@ -960,23 +957,24 @@ def _followed_home(
         (parent,) = parents
         home = _nearest_before(new, min(pairs[child] for child in gone), parent)
     if item.kind in LEVELS[0] and (home is None or new[home].kind not in LEVELS[0]):
-        homes = {_heading_over(new, pairs[child], item.kind) for child in gone}
-        if len(homes) != 1 or None in homes:
-            return None
-        (home,) = homes
+        home = _one_heading_over(new, [pairs[child] for child in gone], item.kind)
     elif home is None and len(gone) >= FOLLOWED_CHILDREN:
-        homes = {_heading_over(new, pairs[child], "chapter") for child in gone}
-        if len(homes) != 1 or None in homes:
-            return None
-        (home,) = homes
+        home = _one_heading_over(new, [pairs[child] for child in gone], "chapter")
         if home in taken:
             return None
-    elif home is None:
+    if home is None:
         return None
     if len(gone) >= FOLLOWED_CHILDREN:
         return home
-    in_place = home is not None and new[home].key == item.key and new[home].kind == item.kind
+    in_place = new[home].key == item.key and new[home].kind == item.kind
     return home if in_place and item.kind in LEVELS[0] else None
+
+
+def _one_heading_over(new: Sequence[Item], indices: list[int], kind: str) -> int | None:
+    """The one new heading of `kind` all the records at `indices` stand in; None if they
+    stand in several, or in none."""
+    homes = {_heading_over(new, index, kind) for index in indices}
+    return homes.pop() if len(homes) == 1 else None
 
 
 def _heading_over(new: Sequence[Item], index: int, kind: str) -> int | None:
