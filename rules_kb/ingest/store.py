@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import time
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator
@@ -657,11 +659,29 @@ def open_db(path: Path, progress: Progress = silent) -> Database:
     db = Database(path)
     db.execute(f"PRAGMA busy_timeout = {WRITE_WAIT_MS}")
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        with writing(db):
-            pass  # take the writer lock, so that two new databases do not race
-        db.execute("PRAGMA journal_mode=WAL")
+        _write_ahead(db)
     migrate(db, progress)
     return db
+
+
+def _write_ahead(db: Database) -> None:
+    """Switch the database to write-ahead logging. While another connection holds the
+    writer lock, SQLite refuses the switch at once ("database is locked") instead of
+    waiting, to avoid a deadlock; so two processes creating one database each retry,
+    pausing a little longer each time, for as long as a writer waits (WRITE_WAIT_MS)."""
+    deadline = time.monotonic() + WRITE_WAIT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            if time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 0.25)
 
 
 @contextmanager

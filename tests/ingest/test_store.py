@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -331,6 +332,41 @@ def test_wal_journal_mode(db: Database, db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+
+
+def test_a_new_database_becomes_wal_while_another_process_holds_the_writer_lock(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ingests creating one database: the other takes the writer lock just as this one
+    switches the new file to WAL, which SQLite refuses at once rather than wait for."""
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    held: list[threading.Timer] = []
+
+    def take_the_lock(sql: str) -> None:
+        if "journal_mode=WAL" in sql and not held:
+            other.execute("BEGIN IMMEDIATE")
+            held.append(threading.Timer(0.3, other.execute, ["COMMIT"]))
+            held[0].start()
+
+    class Racing(Database):
+        def __init__(self, path: Path) -> None:
+            super().__init__(path)
+            self.conn.set_trace_callback(take_the_lock)
+
+    monkeypatch.setattr(store, "Database", Racing)
+    try:
+        store.open_db(db_path).close()
+    finally:
+        for timer in held:
+            timer.join()
+        other.close()
+    assert held, "the other writer never took the lock"
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
     finally:
         conn.close()
 
