@@ -41,7 +41,8 @@ BLIND_SAMPLES = tuple(
     (ordinal, REPO / "tests" / "fixtures" / "lineage" / folder)
     for ordinal, folder in [("", "blind"), ("second ", "blind2"), ("third ", "blind3"),
                             ("fourth ", "blind4"), ("fifth ", "blind5"), ("sixth ", "blind6"),
-                            ("seventh ", "blind7"), ("eighth ", "blind8")]
+                            ("seventh ", "blind7"), ("eighth ", "blind8"),
+                            ("ninth ", "blind9")]
 )  # fmt: skip
 THIRD_BLIND = BLIND_SAMPLES[2][1]
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"

@@ -172,6 +172,17 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.66),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of e107a7b, after that one; scored once
+    "blind9": (
+        256,
+        0.96,
+        {
+            "all": (0.99, 0.95),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+            "glossary": (0.99, 0.99),
+        },
+    ),
 }
 
 
