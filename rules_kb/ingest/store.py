@@ -633,15 +633,23 @@ def m048_heading_over_a_deeper_rule(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m049_rule_become_chapter(db: Database, progress: Progress) -> None:
+def m049_rule_become_chapter(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m048), and now a rule whose subrules
     went under several rules of one new chapter became that chapter: "Timing of Team
     Turns" 806.7 of 2010-04-23 is "Shared Team Turns Option" 805, where it was removed
-    and the chapter added."""
+    and the chapter added: the editions are aligned again by m050."""
+
+
+@migration
+def m050_each_case_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m049), and now a rule said of two
+    cases, printed once for each, was split in two: "... a replacement or prevention
+    effect" 419.3 of 2009-05-01 is 613.3, and 614.3 "... a prevention effect" of
+    2009-07-11 was split from it, where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m050_...).
+# Further migrations go here, numbered in order (m051_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

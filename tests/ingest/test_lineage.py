@@ -333,6 +333,30 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
 
 
 @pytest.mark.parametrize(
+    ("number", "source", "line"),
+    [
+        ("614.3", "419.3", "613.3"),
+        ("614.4", "419.4", "613.4"),
+        ("614.6", "419.5", "613.6"),
+        ("602.3", "409.2", "601.3"),
+        ("602.3b", "409.2b", "601.3b"),
+        ("602.4", "409.3", "601.4"),
+    ],
+)
+def test_a_rule_said_of_two_cases_printed_once_for_each_is_split_in_two(
+    kb: rules_kb.KnowledgeBase, number: str, source: str, line: str
+) -> None:
+    """419.3 of 2009-05-01 ("... a replacement or prevention effect") is 613.3 of
+    2009-07-11, on replacement effects, and 614.3, on prevention effects, was split from
+    it; so the rules on spells and abilities of 409 became a rule on spells in 601 and one
+    on abilities in 602. History and where say so, both ways."""
+    assert kb.history(number, "2009-07-11").split_from == Step("2009-05-01", source)
+    found = kb.where(number, "2009-07-11", "2009-05-01")
+    assert (found.status, found.now) == ("split", source)
+    assert kb.where(source, "2009-05-01", "2009-07-11").now == line
+
+
+@pytest.mark.parametrize(
     ("number", "edition", "source", "before", "line"),
     [
         ("605.1", "2009-07-11", "406.1", "2009-05-01", "605.1a"),

@@ -325,6 +325,59 @@ def test_a_clause_a_rule_lost_and_a_new_rule_carries_reworded_was_split_from_it(
     assert keys(alignment, old, new, "split") == {("603.12", "603.12a")}
 
 
+NO_LIMITS = (
+    "There are no limits on starting a move or using a power that makes a {} effect."
+    " Such effects last until they are used up or until their time runs out."
+)
+GUARD_CHAPTERS: list[Row] = [
+    ("419", "chapter", "4", "Shield and Ward Effects"),
+    ("419.1", "rule", "419", "A shield effect watches for an event and changes it."),
+    ("419.2", "rule", "419", "A ward effect stops harm before it is done."),
+]
+
+
+def test_a_rule_said_of_two_cases_divided_into_one_for_each_split_in_two() -> None:
+    """A rule said of two cases ("a shield or ward effect"), as its section became two,
+    printed once for each case: the line goes on in one, and the other was split from it,
+    though it shares every word but the case with the first (614.3 of 2009-07-11, on
+    prevention effects, from 419.3, on replacement and prevention effects)."""
+    old: list[Row] = [*GUARD_CHAPTERS, ("419.3", "rule", "419", NO_LIMITS.format("shield or ward"))]
+    new: list[Row] = [
+        ("613", "chapter", "6", "Shield and Ward Effects"),
+        ("613.1", "rule", "613", "A shield effect watches for an event and changes it."),
+        ("613.3", "rule", "613", NO_LIMITS.format("shield")),
+        ("614", "chapter", "6", "Ward Effects"),
+        ("614.1", "rule", "614", "A ward effect stops harm before it is done."),
+        ("614.3", "rule", "614", NO_LIMITS.format("ward")),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["419.3"] == "613.3"
+    assert keys(alignment, old, new, "split") == {("419.3", "614.3")}
+    assert [new[j][0] for j in alignment.added] == ["614"]  # the new chapter alone
+
+
+@pytest.mark.parametrize(
+    ("kept", "other"),
+    [
+        # copied whole while the old rule goes on: the copy is new
+        (NO_LIMITS.format("shield or ward"), NO_LIMITS.format("shield or ward")),
+        # a new case written after the old one's pattern, the old one unchanged
+        (NO_LIMITS.format("shield or ward"), NO_LIMITS.format("shield or bounce")),
+    ],
+)
+def test_a_rule_copied_or_written_after_another_is_no_case_of_it(kept: str, other: str) -> None:
+    old: list[Row] = [*GUARD_CHAPTERS, ("419.3", "rule", "419", NO_LIMITS.format("shield or ward"))]
+    new: list[Row] = [
+        *GUARD_CHAPTERS,
+        ("419.3", "rule", "419", kept),
+        ("419.4", "rule", "419", other),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["419.3"] == "419.3"
+    assert not alignment.split
+    assert [new[j][0] for j in alignment.added] == ["419.4"]
+
+
 def test_a_lost_clause_two_new_rules_carry_alike_was_split_into_neither() -> None:
     """Two new rules that each hold what a rule lost (boilerplate on timing) are only
     alike: neither is recorded as split from it."""

@@ -42,11 +42,14 @@ Passes, cheapest first; each works on what the previous ones left:
    though a new record written after it took its number ("Vanguard is a card type ..."
    310.1 of 2012-05-01 is 311.1; the new 310.1, on phenomena, is new); printed twice, it
    goes on in the copy keeping its number or letters, a pointer aside (205.2a of
-   2009-05-01 is 204.2a, and 300.1 was split from it). A record left new that opens with
-   a sentence one old record dropped, word for word or a word or two changed, was split
-   off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and where it
-   keeps the old number the line goes on in it (807.4c of 2010-07-16, its "When" become
-   "After"). An old record left over whose words are almost all in one new record was
+   2009-05-01 is 204.2a, and 300.1 was split from it). A rule said of two cases, printed
+   once for each in the same words, was split in two: "... a replacement or prevention
+   effect" 419.3 of 2009-05-01 is 613.3, on replacement effects, and 614.3, on prevention
+   effects, was split from it (a copy keeping both cases is new). A record left new that
+   opens with a sentence one old record dropped, word for word or a word or two changed,
+   was split off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and
+   where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its "When"
+   become "After"). An old record left over whose words are almost all in one new record was
    merged into it, but never displaces one printed there word for word, though it kept
    the number (the "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is
    801.12). An old rule left over that said for one case what another said for another

@@ -91,6 +91,13 @@ LEADING = 0.5
 """The share of a rule's first sentence that a part (or a source) must hold to be the
 core, where the line goes on: what a rule says first is what it is about."""
 
+CASE_WORDS = 3
+"""At most this many of an old rule's words, kept by its counterpart and not by another
+new rule like it, for the two to be the old rule said of each of its cases apart."""
+TWINS = 0.8
+"""The share of the longer of two rules' distinct words that both hold, for one to say
+of one case what the other says of another."""
+
 
 @dataclass(slots=True)
 class _Parting:
@@ -276,9 +283,14 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
             state.split[kept] = i
         return
     if kept is not None:
-        # A part holds what the old rule's counterpart lost, not what it kept.
+        # A part holds what the old rule's counterpart lost, not what it kept; or it says
+        # of one of the old rule's cases what the counterpart says of another.
         lost = set(words(old[i])) - set(words(new[kept]))
-        pieces = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
+        carrying = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
+        for j in pieces:
+            if j not in carrying and _other_case(state, i, kept, j):
+                state.split[j] = i
+        pieces = carrying
         if not pieces:
             return
     if kept is None:
@@ -307,6 +319,31 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
     for j in pieces:
         if j != kept:
             state.split[j] = i
+
+
+def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
+    """Whether new `j` says of one case what old `i` said of two, and `kept`, its
+    counterpart, says of the other: "There are no special restrictions on ... a replacement
+    or prevention effect." (419.3 of 2009-05-01) is 613.3 "... a replacement effect.", and
+    614.3 "... a prevention effect." was split from it. The two new rules share TWINS of
+    their words; `j` holds a word of `i` that `kept` dropped, and `kept` holds words of `i`
+    that `j` lacks, CASE_WORDS at most (a rule copied whole lacks none). The same words
+    said of another keyword are another rule ("To "fateseal N" means ..." 501.9a of
+    2007-05-01, written after scry's 502.36a)."""
+    was, now, part = (set(state.words(x)) for x in (state.old[i], state.new[kept], state.new[j]))
+    own = (was & now) - part
+    if not (
+        (was - now) & part
+        and 0 < len(own) <= CASE_WORDS
+        and len(now & part) >= TWINS * max(len(now), len(part))
+    ):
+        return False
+    mine = Subjects(state.old, state.texts, state.titles)(i)
+    theirs = Subjects(state.new, state.texts, state.titles)(j)
+    if not mine or not theirs:
+        return True
+    said = state.texts[state.new[j].text_id]
+    return other_subject(mine, theirs, said, state.pairs, state.old_of) is False
 
 
 def _core(state: _Parting, i: int, parts: list[int], named: list[int]) -> int:
