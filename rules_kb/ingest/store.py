@@ -641,15 +641,24 @@ def m049_rule_become_chapter(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m050_each_case_apart(db: Database, progress: Progress) -> None:
+def m050_each_case_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m049), and now a rule said of two
     cases, printed once for each, was split in two: "... a replacement or prevention
     effect" 419.3 of 2009-05-01 is 613.3, and 614.3 "... a prevention effect" of
-    2009-07-11 was split from it, where it was added."""
+    2009-07-11 was split from it, where it was added: the editions are aligned again by
+    m051."""
+
+
+@migration
+def m051_quoted_terms(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m050), and now a new glossary entry for
+    a term an old entry named in quotes, and went on without, was split from it: "World
+    Rule" of 2009-07-11 from "World" ("This "world rule" is a state-based effect."),
+    where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m051_...).
+# Further migrations go here, numbered in order (m052_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -451,6 +451,27 @@ def test_every_history_at_once_is_each_history(kb: rules_kb.KnowledgeBase, editi
         assert (history.split_from, history.merged_into) == (one.split_from, one.merged_into)
 
 
+@pytest.mark.parametrize(
+    ("term", "source"),
+    [
+        ("World Rule", "World"),
+        ("Legend Rule", "Legendary"),
+        ("Planeswalker Uniqueness Rule", "Planeswalker Type"),
+        ("In Response To", "Respond, Response (Informal)"),
+    ],
+)
+def test_a_term_an_entry_named_in_quotes_became_an_entry_split_from_it(
+    kb: rules_kb.KnowledgeBase, term: str, source: str
+) -> None:
+    """ "World" of 2009-05-01 said what the "world rule" is; in 2009-07-11 "World Rule" is
+    an entry of its own, split from "World", which went on without it. "Forest" of
+    2003-07-01, quoted in "Land Type" only as a value, is new."""
+    assert kb.history(term, "2009-07-11").split_from == Step("2009-05-01", source)
+    found = kb.where(term, "2009-07-11", "2009-05-01")
+    assert (found.status, found.now) == ("split", source)
+    assert kb.history("Forest", "2003-07-01").split_from is None
+
+
 def test_history_of_kicker_runs_through_its_rename(kb: rules_kb.KnowledgeBase) -> None:
     found = kb.history("kicker")
     terms = [version.key for version in found.versions]

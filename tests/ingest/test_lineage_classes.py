@@ -926,6 +926,41 @@ def test_a_heading_kept_whole_is_the_same_entry_though_another_shares_a_name() -
     assert [old[i][0] for i in alignment.removed] == ["Fancy-Move Sets"]
 
 
+def test_a_term_an_entry_named_in_quotes_and_went_on_without_was_split_from_it() -> None:
+    """Like "World Rule" of 2009-07-11, from "World" ("This "world rule" is a state-based
+    effect."): a new entry for a term an old one named in quotes as it said what it is,
+    where the old one went on without it. A term merely quoted, as a value, is not enough
+    ("a Forest is type "forest"" and the entry "Forest" of 2003-07-01)."""
+    old: list[Row] = [
+        (
+            "Tower",
+            "glossary",
+            None,
+            "Tower is a supertype of pieces. If two towers stand on one square, both are moved"
+            " to their owners' bins. This \u201ctower rule\u201d is a periodic check.",
+        ),
+        (
+            "Piece Kind",
+            "glossary",
+            None,
+            'A piece\'s kind is its name; a Knight is of kind "knight".',
+        ),
+    ]
+    new: list[Row] = [
+        ("Tower", "glossary", None, "A supertype of pieces. See also Tower Rule."),
+        ("Tower Rule", "glossary", None,
+         "A periodic check that moves two towers standing on one square to their owners'"
+         " bins."),
+        ("Piece Kind", "glossary", None, "A piece's kind is printed on its base."),
+        ("Knight", "glossary", None,
+         "One of the five common kinds of piece, which moves in jumps over others."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["Tower"] == "Tower" and mapping["Piece Kind"] == "Piece Kind"
+    assert keys(alignment, old, new, "split") == {("Tower", "Tower Rule")}
+    assert [new[j][0] for j in alignment.added] == ["Knight"]
+
+
 def test_entries_joined_or_parted_under_their_names_are_merged_or_split() -> None:
     """Two entries joined under both names: the one the new heading names first is the
     core, the other was merged in. An entry parted in two: the part bearing one of its

@@ -100,7 +100,8 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
 (passes 6 to 10) and `glossary` (pass 6 for glossary entries: renames that leave an
-"(Obsolete)" stub, entries merged or split by name or by the rules they cite). `align`
+"(Obsolete)" stub, entries merged or split by name, by a term named in quotes ("World
+Rule" of 2009-07-11 from "World") or by the rules they cite). `align`
 below runs them in order.
 """
 
@@ -113,6 +114,7 @@ from rules_kb.ingest.align.glossary import (
     named_parts,
     named_stubs,
     obsolete_stubs,
+    quoted_terms,
 )
 from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
 from rules_kb.ingest.align.pairs import (
@@ -197,6 +199,7 @@ def align(
     split.update(obsolete_stubs(old, new, pairs, reworded, texts))
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)
+    quoted_terms(old, new, pairs, split, reworded, texts)
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
     followed_headings(old, new, pairs, split, merged)

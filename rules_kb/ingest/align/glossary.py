@@ -1,18 +1,23 @@
 """Pass 6 for glossary entries: renames that leave an "(Obsolete)" stub (the stub is
 split from the entry that goes on under the new name), entries merged into one or split
-in two by their names, and entries that went where the rules they cite tell."""
+in two by their names, entries for a term an old entry named in quotes, and entries that
+went where the rules they cite tell."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.model import GLOSSARY, Item, Left, went_to
 from rules_kb.ingest.align.words import (
+    Normalised,
     cited_numbers,
     heading_names,
     is_stub,
     likeness,
+    share_within,
     singular,
+    word_ids,
 )
 from rules_kb.ingest.models import glossary_names
 
@@ -189,6 +194,56 @@ def named_parts(
         sources = [i for i, others in old_names.items() if names <= others]
         if len(sources) == 1 and sources[0] in pairs:
             split[j] = sources[0]
+
+
+QUOTED_HELD = 0.5
+"""The share of a new entry's words that the old entry which named its term in quotes
+must hold, for the new entry to be what that old one said of it."""
+
+#: A phrase in double quotes, straight or curly.
+_QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]+)["\u201d]')
+
+
+def quoted_terms(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    split: dict[int, int],
+    reworded: Left,
+    texts: Normalised,
+) -> None:
+    """A new entry left over for a term that one old entry named in quotes as it said what
+    the term is ("This "world rule" is a state-based effect." in "World" of 2009-05-01),
+    and that the entry went on without, was split from it ("World Rule" of 2009-07-11;
+    "In Response To" from "Respond, Response (Informal)"): where that old entry holds
+    QUOTED_HELD of the new entry's words. A term merely quoted ("a Forest is type
+    "forest"" in "Land Type" of 2003-03-15) says little of the new entry ("Forest")."""
+    group = reworded.of(old, new, GLOSSARY)
+    taken = set(pairs.values()) | set(split)
+    lone = [j for j in group.new if j not in taken and not is_stub(new[j].key)]
+    if not lone:
+        return
+    named: dict[str, list[int]] = {}
+    for i in group.old:
+        j = pairs.get(i)
+        if j is None:
+            continue
+        dropped = _quoted(texts.raw[old[i].text_id]) - _quoted(texts.raw[new[j].text_id])
+        for term in dropped:
+            named.setdefault(term, []).append(i)
+    for j in lone:
+        sources = {i for name in heading_names(new[j].key) for i in named.get(name, ())}
+        if len(sources) != 1:
+            continue
+        (i,) = sources
+        said = set(word_ids(texts[old[i].text_id]))
+        if share_within(word_ids(texts[new[j].text_id]), said) >= QUOTED_HELD:
+            split[j] = i
+
+
+def _quoted(text: str) -> frozenset[str]:
+    """The phrases a text puts in double quotes, compared as glossary names are."""
+    return frozenset(name for phrase in _QUOTED.findall(text) for name in heading_names(phrase))
 
 
 def _first_name(term: str) -> str:
