@@ -650,15 +650,22 @@ def m050_each_case_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m051_quoted_terms(db: Database, progress: Progress) -> None:
+def m051_quoted_terms(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m050), and now a new glossary entry for
     a term an old entry named in quotes, and went on without, was split from it: "World
     Rule" of 2009-07-11 from "World" ("This "world rule" is a state-based effect."),
-    where it was added."""
+    where it was added: the editions are aligned again by m052."""
+
+
+@migration
+def m052_opening_found_twice(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m051), and now a part found among its
+    source's words that opens with a sentence the source dropped needs no more proof:
+    213.3 of 2003-07-01, on the term "spell", was split from 214.3, where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m052_...).
+# Further migrations go here, numbered in order (m053_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

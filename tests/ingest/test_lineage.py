@@ -314,6 +314,9 @@ def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
         ("807.4d", "2010-07-16", "807.4c", "2010-06-18", "807.4c"),
         ("204.3j", "2009-07-11", "205.3d", "2009-05-01", "204.3g"),
         ("603.2b", "2009-07-11", "410.2", "2009-05-01", "603.2"),
+        # found among the source's words too, holding few of the words it lost
+        ("213.3", "2003-07-01", "214.3", "2003-03-15", "214.3"),
+        ("708.6b", "2009-07-11", "505.6", "2009-05-01", "708.6a"),
     ],
 )
 def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(

@@ -378,6 +378,40 @@ def test_a_rule_copied_or_written_after_another_is_no_case_of_it(kept: str, othe
     assert [new[j][0] for j in alignment.added] == ["419.4"]
 
 
+def test_a_part_opening_with_a_sentence_its_source_dropped_needs_no_more_words() -> None:
+    """Like 213.3 of 2003-07-01, which opens with the sentence on spells that 214.3
+    dropped, a word gone: found among 214.3's words, it holds few of the words 214.3 lost
+    (its other sentences say again what 214.3 still says), and was split from it all the
+    same."""
+    old: list[Row] = [
+        ("214", "chapter", "2", "Pieces"),
+        (
+            "214.3",
+            "rule",
+            "214",
+            "A tile becomes a piece when it enters the board and stops being a piece when it"
+            ' leaves the board. The term "tile" is often used to refer to a tile that\'s not'
+            ' on the board, such as a tile in a player\'s hand. "Move" is often used to'
+            " refer to a tile while it's in the queue.",
+        ),
+    ]
+    new: list[Row] = [
+        ("213", "chapter", "2", "Moves"),
+        ("213.3", "rule", "213",
+         "The term \"move\" is used to refer to a tile while it's in the queue. The term"
+         " \"tile\" isn't used to refer to a tile that's in the queue as a move."),
+        ("214", "chapter", "2", "Pieces"),
+        ("214.3", "rule", "214",
+         "A tile or token becomes a piece when it enters the board and stops being a piece"
+         " when it leaves the board. The term \"tile\" is only used to refer to a tile"
+         " that's not on the board and not in the queue, such as a tile in a player's"
+         " hand."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["214.3"] == "214.3"
+    assert keys(alignment, old, new, "split") == {("214.3", "213.3")}
+
+
 def test_a_lost_clause_two_new_rules_carry_alike_was_split_into_neither() -> None:
     """Two new rules that each hold what a rule lost (boilerplate on timing) are only
     alike: neither is recorded as split from it."""
