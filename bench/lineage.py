@@ -44,7 +44,6 @@ BLIND_SAMPLES = tuple(
                             ("seventh ", "blind7"), ("eighth ", "blind8"),
                             ("ninth ", "blind9")]
 )  # fmt: skip
-THIRD_BLIND = BLIND_SAMPLES[2][1]
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
@@ -301,20 +300,21 @@ def third_reader(db: Path) -> str:
     return table(headers, body)
 
 
-def second_reader(db: Path) -> str:
-    """A second reading of the whole third blind sample (tests/fixtures/lineage/
-    second_reader/blind3.json) against the first: how often two readers of the raw texts
-    agree on steps drawn at random, by stratum, and rules-kb against each reading and
-    against the steps both readings agree on."""
+def second_reader(db: Path, sample: Path) -> str:
+    """A second reading of a whole blind sample (tests/fixtures/lineage/second_reader/
+    <sample>.json) against the first: how often two readers of the raw texts agree on
+    steps drawn at random, by stratum, and rules-kb against each reading and against the
+    steps both readings agree on."""
     from tests.ingest.lineage_labels import Step
     from tests.ingest.test_lineage_labels import _answer
 
     def which(row: dict[str, str]) -> tuple[str, ...]:
         return row["old"], row["new"], row["kind"], row["ask"], row["key"]
 
-    first = {which(row): row for path in sorted(THIRD_BLIND.glob("*.json"))
+    first = {which(row): row for path in sorted(sample.glob("*.json"))
              for row in json.loads(path.read_text(encoding="utf-8"))}  # fmt: skip
-    second = json.loads((SECOND_READER / "blind3.json").read_text(encoding="utf-8"))
+    reading = SECOND_READER / f"{sample.name}.json"
+    second = json.loads(reading.read_text(encoding="utf-8"))
     library = Library(Reader(db))
     counts: dict[str, list[int]] = {}
     for row in second:
@@ -408,8 +408,11 @@ def main() -> None:
         where = f"tests/fixtures/lineage/{folder.name}/"
         print(f"\n#### Lineage on the {ordinal}blind sample ({where})\n")
         print(labelled(options.db, folder))
-    print("\n#### Two readings of the third blind sample (tests/fixtures/lineage/second_reader/)\n")
-    print(second_reader(options.db))
+    for ordinal, folder in BLIND_SAMPLES:
+        if (SECOND_READER / f"{folder.name}.json").is_file():
+            where = f"tests/fixtures/lineage/second_reader/{folder.name}.json"
+            print(f"\n#### Two readings of the {ordinal}blind sample ({where})\n")
+            print(second_reader(options.db, folder))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
     print(third_reader(options.db))
     print("\n#### The historians' chains\n")
