@@ -183,6 +183,17 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 4389151, after three more; scored once
+    "blind10": (
+        248,
+        0.96,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.98),
+            "glossary": (0.99, 0.99),
+        },
+    ),
 }
 
 
