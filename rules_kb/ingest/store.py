@@ -658,14 +658,23 @@ def m051_quoted_terms(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m052_opening_found_twice(db: Database, progress: Progress) -> None:
+def m052_opening_found_twice(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m051), and now a part found among its
     source's words that opens with a sentence the source dropped needs no more proof:
-    213.3 of 2003-07-01, on the term "spell", was split from 214.3, where it was added."""
+    213.3 of 2003-07-01, on the term "spell", was split from 214.3, where it was added: the
+    editions are aligned again by m053."""
+
+
+@migration
+def m053_case_said_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m052), and now a rule said of one of
+    two cases an old rule named side by side is split from it, though it says more than
+    the old rule did: 113.1d of 2009-07-11 ("A triggered ability is targeted if ...") from
+    415.2 ("An activated or triggered ability ..."), where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m053_...).
+# Further migrations go here, numbered in order (m054_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

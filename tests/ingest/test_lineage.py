@@ -344,6 +344,8 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
         ("602.3", "409.2", "601.3"),
         ("602.3b", "409.2b", "601.3b"),
         ("602.4", "409.3", "601.4"),
+        # saying more than the old rule, found by no share of words
+        ("113.1d", "415.2", "113.1c"),
     ],
 )
 def test_a_rule_said_of_two_cases_printed_once_for_each_is_split_in_two(

@@ -412,6 +412,46 @@ def test_a_part_opening_with_a_sentence_its_source_dropped_needs_no_more_words()
     assert keys(alignment, old, new, "split") == {("214.3", "213.3")}
 
 
+AIMED = (
+    '{} power is aimed if it names what it will affect by using the phrase "aim at'
+    ' [something]," where the something is a phrase that describes a piece, a contestant'
+    " or a square. The aim is chosen as the power is {}."
+)
+PHRASE = (
+    'is aimed if it uses the phrase "aim at [something]," where the something is a phrase'
+    " that describes a piece, a contestant or a square."
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "split"),
+    [
+        # one sentence named both cases: each new rule says it of one
+        (f"An active or waiting power {PHRASE}", True),
+        # the sentence named one; a new rule for another case, written after the first
+        (f"An active power {PHRASE} A waiting power is one that waits for an event.", False),
+    ],
+)
+def test_a_case_said_apart_with_new_words_was_split_from_the_rule_saying_both(
+    source: str, split: bool
+) -> None:
+    """Like 113.1d of 2009-07-11, "A triggered ability is targeted if it identifies ...",
+    from 415.2 "An activated or triggered ability is targeted if ...", which goes on as
+    113.1c on activated abilities: each new rule says more than the old one did, too much
+    to be found as a part by its share of words, but they part only on the case. A new
+    rule for a case the old one did not name beside its own (703.4f, written after
+    703.4e) is new."""
+    old: list[Row] = [("415", "chapter", "4", "Aims"), ("415.2", "rule", "415", source)]
+    new: list[Row] = [
+        ("113", "chapter", "1", "Aims"),
+        ("113.1c", "rule", "113", AIMED.format("An active", "used")),
+        ("113.1d", "rule", "113", AIMED.format("A waiting", "queued")),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["415.2"] == "113.1c"
+    assert keys(alignment, old, new, "split") == ({("415.2", "113.1d")} if split else set())
+
+
 def test_a_lost_clause_two_new_rules_carry_alike_was_split_into_neither() -> None:
     """Two new rules that each hold what a rule lost (boilerplate on timing) are only
     alike: neither is recorded as split from it."""

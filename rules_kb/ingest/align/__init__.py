@@ -45,18 +45,20 @@ Passes, cheapest first; each works on what the previous ones left:
    2009-05-01 is 204.2a, and 300.1 was split from it). A rule said of two cases, printed
    once for each in the same words, was split in two: "... a replacement or prevention
    effect" 419.3 of 2009-05-01 is 613.3, on replacement effects, and 614.3, on prevention
-   effects, was split from it (a copy keeping both cases is new). A record left new that
-   opens with a sentence one old record dropped, word for word or a word or two changed,
-   was split off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and
-   where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its "When"
-   become "After"). An old record left over whose words are almost all in one new record was
-   merged into it, but never displaces one printed there word for word, though it kept
-   the number (the "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is
-   801.12). An old rule left over that said for one case what another said for another
-   went into the rewrite of that other where it treats both alike, naming both or
-   neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a, on supplementary
-   decks). An old record left over with no part yet continues in its first part (the
-   layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+   effects, was split from it, and so was 113.1d, on triggered abilities, from 415.2 on
+   "an activated or triggered ability", though it says more (a copy keeping both cases is
+   new, and so is a rule for a case its source did not name beside the other). A record
+   left new that opens with a sentence one old record dropped, word for word or a word or
+   two changed, was split off it too, however much it added (203.1c of 2007-05-01, from
+   203.1a), and where it keeps the old number the line goes on in it (807.4c of
+   2010-07-16, its "When" become "After"). An old record left over whose words are almost
+   all in one new record was merged into it, but never displaces one printed there word
+   for word, though it kept the number (the "legend rule" 801.12 of 2013-05-01 went; the
+   "world rule" 801.13 is 801.12). An old rule left over that said for one case what
+   another said for another went into the rewrite of that other where it treats both
+   alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a,
+   on supplementary decks). An old record left over with no part yet continues in its
+   first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
    "If no creatures are currently blocking it..."). A glossary entry left over whose

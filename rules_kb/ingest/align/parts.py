@@ -97,6 +97,12 @@ new rule like it, for the two to be the old rule said of each of its cases apart
 TWINS = 0.8
 """The share of the longer of two rules' distinct words that both hold, for one to say
 of one case what the other says of another."""
+CASES_APART = 2
+"""How many words apart, at most, an old rule names the two cases it is said of ("an
+activated or triggered ability")."""
+CASE_CONTAINED = 0.5
+"""The share of a new rule's words an old rule must hold, at least, to be read as the
+rule it says of one case (113.1d of 2009-07-11 holds 60% of 415.2's)."""
 
 
 @dataclass(slots=True)
@@ -190,6 +196,7 @@ def splits_and_merges(
     lost_parts |= _lost_openings(state, group.new, sources, found)
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
+    _other_cases(state, parts, sources)
     _namesake_merges(state, group.old, targets)
     _contained_merges(state, group.old, targets)
     _merge_cores(state, group.old, sources)
@@ -283,14 +290,9 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
             state.split[kept] = i
         return
     if kept is not None:
-        # A part holds what the old rule's counterpart lost, not what it kept; or it says
-        # of one of the old rule's cases what the counterpart says of another.
+        # A part holds what the old rule's counterpart lost, not what it kept.
         lost = set(words(old[i])) - set(words(new[kept]))
-        carrying = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
-        for j in pieces:
-            if j not in carrying and _other_case(state, i, kept, j):
-                state.split[j] = i
-        pieces = carrying
+        pieces = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
         if not pieces:
             return
     if kept is None:
@@ -321,29 +323,65 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
             state.split[j] = i
 
 
+def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
+    """Parts still left over that say of one case what an old rule said of two, and its
+    counterpart says of the other (`_other_case`), were split from it: 113.1d of
+    2009-07-11, "A triggered ability is targeted if ...", from 415.2 "An activated or
+    triggered ability is targeted if ...", which is 113.1c on activated abilities. Their
+    sources are the old rules holding CASE_CONTAINED of their words; one must fit."""
+    left = [j for j in parts if j not in state.old_of and j not in state.split]
+    placed = [i for i in sources if i in state.pairs]
+    if not left or not placed:
+        return
+    contained, _ = containment(
+        [state.words(state.new[j]) for j in left], [state.words(state.old[i]) for i in placed]
+    )
+    for row, j in enumerate(left):
+        fits = [
+            i
+            for column in (contained[row] >= CASE_CONTAINED).nonzero()[0].tolist()
+            if _other_case(state, (i := placed[column]), state.pairs[i], j)
+        ]
+        if len(fits) == 1:
+            state.split[j] = fits[0]
+
+
 def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
     """Whether new `j` says of one case what old `i` said of two, and `kept`, its
     counterpart, says of the other: "There are no special restrictions on ... a replacement
     or prevention effect." (419.3 of 2009-05-01) is 613.3 "... a replacement effect.", and
     614.3 "... a prevention effect." was split from it. The two new rules share TWINS of
-    their words; `j` holds a word of `i` that `kept` dropped, and `kept` holds words of `i`
-    that `j` lacks, CASE_WORDS at most (a rule copied whole lacks none). The same words
-    said of another keyword are another rule ("To "fateseal N" means ..." 501.9a of
-    2007-05-01, written after scry's 502.36a)."""
+    their words; `kept` holds CASE_WORDS words of `i` at most that `j` lacks, and `j` one
+    that `kept` dropped, which `i` names beside one of those in a sentence, CASES_APART
+    words apart at most ("replacement or prevention"). A rule copied whole lacks none; a
+    rule written after another of a like pattern shows no two cases side by side in its
+    source (703.4f of 2009-07-11, "... the defending player declares blockers", after
+    703.4e on the active player's attackers, from 308.1, is no case of 308.1). The same
+    words said of another keyword are another rule ("To "fateseal N" means ..." 501.9a of
+    2007-05-01, after scry's 502.36a)."""
     was, now, part = (set(state.words(x)) for x in (state.old[i], state.new[kept], state.new[j]))
-    own = (was & now) - part
+    own, dropped = (was & now) - part, (was - now) & part
     if not (
-        (was - now) & part
+        dropped
         and 0 < len(own) <= CASE_WORDS
         and len(now & part) >= TWINS * max(len(now), len(part))
+    ):
+        return False
+    if not any(
+        word in dropped
+        for sentence in state.texts.sentences(state.old[i].text_id)
+        for said in [word_ids(sentence, ordered=True)]
+        for k, case in enumerate(said)
+        if case in own
+        for word in said[max(k - CASES_APART, 0) : k + CASES_APART + 1]
     ):
         return False
     mine = Subjects(state.old, state.texts, state.titles)(i)
     theirs = Subjects(state.new, state.texts, state.titles)(j)
     if not mine or not theirs:
         return True
-    said = state.texts[state.new[j].text_id]
-    return other_subject(mine, theirs, said, state.pairs, state.old_of) is False
+    text = state.texts[state.new[j].text_id]
+    return other_subject(mine, theirs, text, state.pairs, state.old_of) is False
 
 
 def _core(state: _Parting, i: int, parts: list[int], named: list[int]) -> int:
