@@ -21,7 +21,10 @@ rule (`tests/test_typography.py` has one case per class):
   which editions put on and took off, back and forth, from 2009 to 2014;
 - angle brackets around a placeholder against square ones ("Protection from <quality>"
   of 1999-04-23 is "Protection from [quality]" of 1999-11-01);
-- white space: runs of spaces, line breaks between paragraphs, no-break spaces.
+- white space: runs of spaces, line breaks between paragraphs, no-break spaces;
+- quotation marks put around a term or taken off it (`same_wording` compares texts
+  without them too): "a bands with other ability" of 2009-05-01 is 'a "bands with other"
+  ability' of 2009-07-11.
 """
 
 from __future__ import annotations
@@ -111,6 +114,24 @@ def is_mark(token: str) -> bool:
     return key(token) == _MARK
 
 
+#: A single quote at a word's edge, where it opens or closes a quotation ("'If'"); one
+#: inside a word is an apostrophe ("player's") and stays.
+_SINGLE_QUOTE = re.compile(r"(?<![\w'])'(?=\w)|(?<=[\w.,!?;:)\]])'(?![\w'])")
+
+
+def unquoted(text: str) -> str:
+    """The `key` of a text with its quotation marks left out: a term put in quotes, or
+    taken out of them, is the same wording ('a "bands with other" ability' of 2009-07-11
+    is 'a bands with other ability' of 2009-05-01). Apostrophes stay."""
+    folded = fold(text)
+    if '"' in folded:
+        folded = folded.replace('"', "")
+    if "'" in folded:
+        folded = _SINGLE_QUOTE.sub("", folded)
+    return key(folded)
+
+
 def same_wording(old: str, new: str) -> bool:
-    """Whether two texts differ at most in typography."""
-    return old == new or key(old) == key(new)
+    """Whether two texts differ at most in typography: the same `key`, or the same once
+    their quotation marks are left out (`unquoted`)."""
+    return old == new or key(old) == key(new) or unquoted(old) == unquoted(new)

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from rules_kb.typography import WEB_ADDRESS, is_mark, key
+from rules_kb.typography import WEB_ADDRESS, is_mark, key, same_wording, unquoted
 
 WordOp = tuple[str, str]
 
@@ -52,14 +52,15 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
     to `old` up to typography. A replacement lists its deletion first.
 
     Typography is never a change (`rules_kb.typography`): a curly apostrophe against a
-    straight one, a dash against a hyphen, or other white space between two words is
-    kept, and a kept run is written as the new text has it. Words joined or parted (a
+    straight one, a dash against a hyphen, quotation marks put around a term or taken
+    off it, or other white space between two words is kept, and a kept run is written as
+    the new text has it. Words joined or parted (a
     space where there was none) are a change; a space put on or taken off beside a quote
     or a dash is not ("happen -- they" is "happen—they").
     """
     from diff_match_patch import diff_match_patch
 
-    if key(old) == key(new):
+    if same_wording(old, new):
         return (("=", new),) if new else ()
 
     engine = diff_match_patch()
@@ -73,13 +74,16 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
     engine.diff_cleanupSemantic(diffs)
     runs: list[list[str]] = []
     at_old = at_new = 0
+    quoted = False  # quotation marks alone were just put in or taken out
     for op, chunk in diffs:
         count = len(chunk)
         if op == 0:
             for offset in range(count):
                 before, after = old_spaces[at_old + offset], new_spaces[at_new + offset]
-                if bool(before) != bool(after) and not _beside_mark(
-                    old_words, at_old + offset, new_words, at_new + offset
+                if (
+                    bool(before) != bool(after)
+                    and not (quoted and offset == 0)  # 'a bands' is 'a "bands'
+                    and not _beside_mark(old_words, at_old + offset, new_words, at_new + offset)
                 ):  # words joined or parted: not typography
                     _add(runs, "-", before)
                     _add(runs, "+", after)
@@ -88,11 +92,15 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
                     _add(runs, "=", after + new_words[at_new + offset])
             at_old += count
             at_new += count
+            quoted = False
         elif op < 0:
-            _add(runs, "-", _joined(old_spaces, old_words, at_old, count))
+            quoted = _quotation(old_words[at_old : at_old + count])
+            if not quoted:
+                _add(runs, "-", _joined(old_spaces, old_words, at_old, count))
             at_old += count
         else:
-            _add(runs, "+", _joined(new_spaces, new_words, at_new, count))
+            quoted = _quotation(new_words[at_new : at_new + count])
+            _add(runs, "=" if quoted else "+", _joined(new_spaces, new_words, at_new, count))
             at_new += count
     _add(runs, "=", new_tail)
     return _tidy(runs)
@@ -152,6 +160,16 @@ def _codes(words: Iterable[str], vocabulary: dict[str, str]) -> Iterable[str]:
         yield code
 
 
+#: Quotation marks, straight or curly, double or single.
+_QUOTATION_MARKS = frozenset("\"“”'‘’")
+
+
+def _quotation(tokens: Sequence[str]) -> bool:
+    """Whether tokens put in or taken out are quotation marks alone: a term put in quotes
+    is the same wording (`typography.same_wording`), inside a real change too."""
+    return all(token in _QUOTATION_MARKS for token in tokens)
+
+
 def _beside_mark(old: Sequence[str], at_old: int, new: Sequence[str], at_new: int) -> bool:
     """Whether the space before a kept word stands beside a quote or dash on both sides:
     the word is one, or the word before it is one in both texts."""
@@ -190,7 +208,10 @@ def _tidy(runs: list[list[str]]) -> tuple[WordOp, ...]:
             end += 1
         deleted = "".join(text for op, text in runs[index:end] if op == "-")
         inserted = "".join(text for op, text in runs[index:end] if op == "+")
-        if deleted and inserted:
+        if deleted.strip() and inserted.strip() and unquoted(deleted) == unquoted(inserted):
+            _add(out, "=", inserted)  # a term put in quotes, or taken out of them
+            deleted = inserted = ""
+        elif deleted and inserted:
             space = _shared_space(deleted, inserted)
             _add(out, "=", space)
             deleted, inserted = deleted[len(space) :], inserted[len(space) :]

@@ -41,6 +41,20 @@ def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        ("a bands with other ability", 'a "bands with other" ability'),  # 508.1e, 2009
+        ('called the "precombat" main phase.', "called the precombat main phase."),
+        ("See Intervening 'If' Clause.", "See Intervening If Clause."),  # single quotes
+        ('A permanent\'s "status" is', "A permanent's status is"),  # apostrophe kept
+    ],
+)
+def test_quotation_marks_put_on_or_taken_off_are_typography(old: str, new: str) -> None:
+    assert key(old) != key(new)  # not folded in the key: a quote is a mark there
+    assert same_wording(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         ("Alternative costs are always optional.", "Alternative costs are generally optional."),
         ("nontoken creature", "non token creature"),
         ("gets +1/+1", "gets -1/-1"),
@@ -54,6 +68,8 @@ def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
         ("an _ATM_ card", "an _A_ card"),  # a T of a word in capitals is its own
         ("the Players\ufffds cards", "the Players cards"),  # a lost apostrophe, not a ™
         ("the AT card", "the A card"),
+        ("the player's card", "the players card"),  # an apostrophe is no quotation mark
+        ("don't", "dont"),
     ],
 )
 def test_wording_changes_are_not_typography(old: str, new: str) -> None:

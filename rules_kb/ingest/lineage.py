@@ -50,7 +50,7 @@ from rules_kb.ingest.align.model import went_to
 from rules_kb.ingest.align.words import cited_numbers
 from rules_kb.ingest.models import descends
 from rules_kb.ingest.readonly import texts
-from rules_kb.typography import heading_key, key
+from rules_kb.typography import heading_key, key, same_wording
 
 Kind = Literal["rule", "glossary"]
 KINDS: tuple[Kind, ...] = ("rule", "glossary")
@@ -370,14 +370,14 @@ def _wording(
         return "same"
     found = load([old_id, new_id])
     old, new = found[old_id], found[new_id]
-    if key(old) == key(new):
+    if same_wording(old, new):
         return "typography"
     if not renumbered:
         return "changed"
     moved = renumber_references(old, renumbered)
     if moved == new:
         return "same"
-    if key(moved) == key(new):
+    if same_wording(moved, new):
         return "typography"
     return "changed"
 

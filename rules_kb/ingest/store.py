@@ -666,15 +666,23 @@ def m052_opening_found_twice(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m053_case_said_apart(db: Database, progress: Progress) -> None:
+def m053_case_said_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m052), and now a rule said of one of
     two cases an old rule named side by side is split from it, though it says more than
     the old rule did: 113.1d of 2009-07-11 ("A triggered ability is targeted if ...") from
-    415.2 ("An activated or triggered ability ..."), where it was added."""
+    415.2 ("An activated or triggered ability ..."), where it was added: the editions are
+    aligned again by m054."""
+
+
+@migration
+def m054_quotation_marks(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m053), and now quotation marks put
+    around a term or taken off it are typography: 308.2b of 2009-05-01 is 508.1e of
+    2009-07-11 moved, 'a "bands with other" ability', where it was moved and changed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m054_...).
+# Further migrations go here, numbered in order (m055_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

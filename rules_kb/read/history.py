@@ -26,7 +26,7 @@ from rules_kb.ingest.models import sort_key
 from rules_kb.read.query import Reader, find_term
 from rules_kb.records import Branch, Redirect, Step, Where
 from rules_kb.records.history import Form, History, Version, VersionStatus
-from rules_kb.typography import key as wording
+from rules_kb.typography import same_wording
 
 
 class Lineage:
@@ -322,9 +322,9 @@ class Lineage:
         # Changed as the stored lineage says: the rule numbers it cites, renumbered since,
         # are no change (each node's status is how it came from the node before it).
         steps_taken = path[1:] if forward else path[:-1]
-        text_changed = wording(texts[line[start].text_id]) != wording(
-            texts[reached.text_id]
-        ) and any(node.status in _CHANGED for node in steps_taken)
+        text_changed = not same_wording(texts[line[start].text_id], texts[reached.text_id]) and any(
+            node.status in _CHANGED for node in steps_taken
+        )
         reached_day = date_of[reached.edition_id]
         if reached_day != to_edition:
             # The line ends on the way: merged into another record going forwards, split
@@ -404,7 +404,7 @@ class Lineage:
             number=key,
             status=status,
             text_changed=onwards.now_text is None
-            or wording(texts[start.text_id]) != wording(onwards.now_text),
+            or not same_wording(texts[start.text_id], onwards.now_text),
             steps=(*steps, *onwards.steps),
             text=texts[start.text_id],
             homonym=None,

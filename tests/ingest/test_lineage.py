@@ -335,6 +335,17 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
     assert kb.where(source, before, edition).now == line
 
 
+def test_quotation_marks_put_around_a_term_are_no_change(kb: rules_kb.KnowledgeBase) -> None:
+    """308.2b of 2009-05-01 ("... a bands with other ability ...") is 508.1e of 2009-07-11
+    ('... a "bands with other" ability ...'): moved, its cited rule renumbered; and
+    702.19m of 2010-02-01, which put "bands with other" in quotes, is no new version."""
+    found = kb.where("308.2b", "2009-05-01", "2009-07-11")
+    assert (found.now, found.status) == ("508.1e", "moved")
+    versions = kb.history("702.19m", "2010-02-01").versions
+    assert "2009-07-11" in [version.first for version in versions]
+    assert "2010-02-01" not in [version.first for version in versions]
+
+
 @pytest.mark.parametrize(
     ("number", "source", "line"),
     [

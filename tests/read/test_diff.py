@@ -19,7 +19,7 @@ from rules_kb.ingest.align import align, normalise, precision_recall
 from rules_kb.read.diff import Library, diff, renumber_references
 from rules_kb.read.query import Reader
 from rules_kb.records.diff import term_changes
-from rules_kb.typography import key
+from rules_kb.typography import same_wording
 from rules_kb.worddiff import PARALLEL_CHARACTERS, word_diff, word_diffs
 from tests.conftest import FIXTURES, SHARED
 
@@ -358,7 +358,7 @@ def test_word_diffs_of_the_overhaul_round_trip_on_word_boundaries(library: Libra
     serial = [word_diff(old, new) for old, new in pairs]
     assert word_diffs(pairs) == serial  # two processes, the same answer
     for (old, new), ops in zip(pairs, serial, strict=True):
-        assert key("".join(t for op, t in ops if op != "+")) == key(old)
+        assert same_wording("".join(t for op, t in ops if op != "+"), old)
         assert "".join(t for op, t in ops if op != "-") == new
         assert all(text for _, text in ops)
         assert all(a[0] != b[0] for a, b in itertools.pairwise(ops))
@@ -366,6 +366,25 @@ def test_word_diffs_of_the_overhaul_round_trip_on_word_boundaries(library: Libra
             pieces = [text for op, text in ops if op in {"=", side}]
             for before, after in itertools.pairwise(pieces):
                 assert not (re.match(r"\w", before[-1]) and re.match(r"\w", after[0])), ops
+
+
+def test_word_diff_never_shows_quotation_marks_put_on_as_an_edit() -> None:
+    """A term put in quotes, or taken out of them, is the same wording inside a real
+    change too (308.2b of 2009-05-01 and 508.1e of 2009-07-11: 'a "bands with other"
+    ability')."""
+    assert word_diff("a bands with other ability, the active player", 'a "bands with other"'
+                     " ability, the defending player") == (
+        ("=", 'a "bands with other" ability, the '),
+        ("-", "active"),
+        ("+", "defending"),
+        ("=", " player"),
+    )  # fmt: skip
+    assert word_diff('its "status" is its state', "its status is its form") == (
+        ("=", "its status is its "),
+        ("-", "state"),
+        ("+", "form"),
+    )
+    assert word_diff("the players hands", "the players' hands") == (("=", "the players' hands"),)
 
 
 def test_word_diff_never_shows_typography_as_an_edit() -> None:
