@@ -42,7 +42,8 @@ BLIND_SAMPLES = tuple(
     for ordinal, folder in [("", "blind"), ("second ", "blind2"), ("third ", "blind3"),
                             ("fourth ", "blind4"), ("fifth ", "blind5"), ("sixth ", "blind6"),
                             ("seventh ", "blind7"), ("eighth ", "blind8"),
-                            ("ninth ", "blind9"), ("tenth ", "blind10")]
+                            ("ninth ", "blind9"), ("tenth ", "blind10"),
+                            ("eleventh ", "blind11")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
