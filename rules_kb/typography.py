@@ -134,4 +134,18 @@ def unquoted(text: str) -> str:
 def same_wording(old: str, new: str) -> bool:
     """Whether two texts differ at most in typography: the same `key`, or the same once
     their quotation marks are left out (`unquoted`)."""
-    return old == new or key(old) == key(new) or unquoted(old) == unquoted(new)
+    if old == new:
+        return True
+    folded, other = key(old), key(new)
+    if folded == other:
+        return True
+    # Only where the keys differ in marks and spaces alone can the quotes be the change
+    # (most texts that differ differ in words: they are not read again).
+    if _bare(folded) != _bare(other):
+        return False
+    return unquoted(old) == unquoted(new)
+
+
+def _bare(folded: str) -> str:
+    """A key without its marks and spaces."""
+    return folded.replace(_MARK, "").replace(" ", "")

@@ -333,13 +333,23 @@ def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
     placed = [i for i in sources if i in state.pairs]
     if not left or not placed:
         return
+    import numpy as np
+
     contained, _ = containment(
         [state.words(state.new[j]) for j in left], [state.words(state.old[i]) for i in placed]
     )
+    # The counterparts' lengths: a twin is within TWINS of the part's (`_other_case`).
+    lengths = np.array([len(state.words(state.new[state.pairs[i]])) for i in placed])
     for row, j in enumerate(left):
+        size = len(state.words(state.new[j]))
+        near = (
+            (contained[row] >= CASE_CONTAINED)
+            & (lengths >= TWINS * size)
+            & (TWINS * lengths <= size)
+        )
         fits = [
             i
-            for column in (contained[row] >= CASE_CONTAINED).nonzero()[0].tolist()
+            for column in near.nonzero()[0].tolist()
             if _other_case(state, (i := placed[column]), state.pairs[i], j)
         ]
         if len(fits) == 1:
@@ -359,6 +369,9 @@ def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
     703.4e on the active player's attackers, from 308.1, is no case of 308.1). The same
     words said of another keyword are another rule ("To "fateseal N" means ..." 501.9a of
     2007-05-01, after scry's 502.36a)."""
+    counts = len(state.words(state.new[kept])), len(state.words(state.new[j]))
+    if min(counts) < TWINS * max(counts):  # too unlike in length to share TWINS
+        return False
     was, now, part = (set(state.words(x)) for x in (state.old[i], state.new[kept], state.new[j]))
     own, dropped = (was & now) - part, (was - now) & part
     if not (
