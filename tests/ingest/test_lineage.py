@@ -305,6 +305,16 @@ def test_a_rule_printed_twice_goes_on_in_the_copy_keeping_its_letters(
     assert kb.history("300.1", "2009-07-11").split_from == Step("2009-05-01", "205.2a")
 
 
+def assert_split_from(
+    kb: rules_kb.KnowledgeBase, key: str, edition: str, source: str, before: str
+) -> None:
+    """`history` and `where` both say that `key` of `edition` was split from `source` of
+    `before`, the edition just before it."""
+    assert kb.history(key, edition).split_from == Step(before, source)
+    found = kb.where(key, edition, before)
+    assert (found.status, found.now) == ("split", source)
+
+
 @pytest.mark.parametrize(
     ("number", "edition", "source", "before", "line"),
     [
@@ -329,9 +339,7 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
     "After", and 807.4d says its second sentence: the line goes on in the rule that kept
     the number and the opening (it was added, and the old rule went to 807.4d), and
     807.4d was split from it."""
-    assert kb.history(number, edition).split_from == Step(before, source)
-    found = kb.where(number, edition, before)
-    assert (found.status, found.now) == ("split", source)
+    assert_split_from(kb, number, edition, source, before)
     assert kb.where(source, before, edition).now == line
 
 
@@ -366,9 +374,7 @@ def test_a_rule_said_of_two_cases_printed_once_for_each_is_split_in_two(
     2009-07-11, on replacement effects, and 614.3, on prevention effects, was split from
     it; so the rules on spells and abilities of 409 became a rule on spells in 601 and one
     on abilities in 602. History and where say so, both ways."""
-    assert kb.history(number, "2009-07-11").split_from == Step("2009-05-01", source)
-    found = kb.where(number, "2009-07-11", "2009-05-01")
-    assert (found.status, found.now) == ("split", source)
+    assert_split_from(kb, number, "2009-07-11", source, "2009-05-01")
     assert kb.where(source, "2009-05-01", "2009-07-11").now == line
 
 
@@ -385,9 +391,7 @@ def test_a_new_rule_over_the_parts_of_one_old_rule_is_split_from_it(
     """605.1 of 2009-07-11 says first what 406.1 said and 605.1a-b now say; 115.3 the same
     of 408.1c and 115.3a-d. History and where say it was split off, and the old rule's
     line goes on in its subrule."""
-    assert kb.history(number, edition).split_from == Step(before, source)
-    found = kb.where(number, edition, before)
-    assert (found.status, found.now) == ("split", source)
+    assert_split_from(kb, number, edition, source, before)
     assert kb.where(source, before, edition).now == line
 
 
@@ -482,9 +486,7 @@ def test_a_term_an_entry_named_in_quotes_became_an_entry_split_from_it(
     """ "World" of 2009-05-01 said what the "world rule" is; in 2009-07-11 "World Rule" is
     an entry of its own, split from "World", which went on without it. "Forest" of
     2003-07-01, quoted in "Land Type" only as a value, is new."""
-    assert kb.history(term, "2009-07-11").split_from == Step("2009-05-01", source)
-    found = kb.where(term, "2009-07-11", "2009-05-01")
-    assert (found.status, found.now) == ("split", source)
+    assert_split_from(kb, term, "2009-07-11", source, "2009-05-01")
     assert kb.history("Forest", "2003-07-01").split_from is None
 
 

@@ -340,6 +340,8 @@ def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
     )
     # The counterparts' lengths: a twin is within TWINS of the part's (`_other_case`).
     lengths = np.array([len(state.words(state.new[state.pairs[i]])) for i in placed])
+    subjects = (Subjects(state.old, state.texts, state.titles),
+                Subjects(state.new, state.texts, state.titles))  # fmt: skip
     for row, j in enumerate(left):
         size = len(state.words(state.new[j]))
         near = (
@@ -350,13 +352,15 @@ def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
         fits = [
             i
             for column in near.nonzero()[0].tolist()
-            if _other_case(state, (i := placed[column]), state.pairs[i], j)
+            if _other_case(state, (i := placed[column]), state.pairs[i], j, subjects)
         ]
         if len(fits) == 1:
             state.split[j] = fits[0]
 
 
-def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
+def _other_case(
+    state: _Parting, i: int, kept: int, j: int, subjects: tuple[Subjects, Subjects]
+) -> bool:
     """Whether new `j` says of one case what old `i` said of two, and `kept`, its
     counterpart, says of the other: "There are no special restrictions on ... a replacement
     or prevention effect." (419.3 of 2009-05-01) is 613.3 "... a replacement effect.", and
@@ -368,10 +372,7 @@ def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
     source (703.4f of 2009-07-11, "... the defending player declares blockers", after
     703.4e on the active player's attackers, from 308.1, is no case of 308.1). The same
     words said of another keyword are another rule ("To "fateseal N" means ..." 501.9a of
-    2007-05-01, after scry's 502.36a)."""
-    counts = len(state.words(state.new[kept])), len(state.words(state.new[j]))
-    if min(counts) < TWINS * max(counts):  # too unlike in length to share TWINS
-        return False
+    2007-05-01, after scry's 502.36a; `subjects`: each edition's, as `Subjects` reads them)."""
     was, now, part = (set(state.words(x)) for x in (state.old[i], state.new[kept], state.new[j]))
     own, dropped = (was & now) - part, (was - now) & part
     if not (
@@ -389,8 +390,7 @@ def _other_case(state: _Parting, i: int, kept: int, j: int) -> bool:
         for word in said[max(k - CASES_APART, 0) : k + CASES_APART + 1]
     ):
         return False
-    mine = Subjects(state.old, state.texts, state.titles)(i)
-    theirs = Subjects(state.new, state.texts, state.titles)(j)
+    mine, theirs = subjects[0](i), subjects[1](j)
     if not mine or not theirs:
         return True
     text = state.texts[state.new[j].text_id]
