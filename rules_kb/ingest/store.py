@@ -675,14 +675,23 @@ def m053_case_said_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m054_quotation_marks(db: Database, progress: Progress) -> None:
+def m054_quotation_marks(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m053), and now quotation marks put
     around a term or taken off it are typography: 308.2b of 2009-05-01 is 508.1e of
-    2009-07-11 moved, 'a "bands with other" ability', where it was moved and changed."""
+    2009-07-11 moved, 'a "bands with other" ability', where it was moved and changed: the
+    editions are aligned again by m055."""
+
+
+@migration
+def m055_sentence_said_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m054), and now a rule placed just after
+    an old rule's counterpart that says, reworded, a sentence the counterpart dropped is
+    split from it: 614.13a of 2012-07-01 from 614.13 ("Such an effect can't cause the
+    permanent itself to not enter ..."), where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m055_...).
+# Further migrations go here, numbered in order (m056_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

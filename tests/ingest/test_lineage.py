@@ -343,6 +343,30 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
     assert kb.where(source, before, edition).now == line
 
 
+@pytest.mark.parametrize(
+    ("number", "edition", "source", "before"),
+    [
+        ("614.13a", "2012-07-01", "614.13", "2012-06-01"),
+        ("203.1a", "2005-08-01", "203.1", "2005-02-01"),
+        ("309.4", "2006-05-01", "309.3", "2006-02-01"),
+        # the kept rule rewrote the sentence too, for another case
+        ("610.3b", "2020-07-03", "610.3a", "2020-06-01"),
+    ],
+)
+def test_a_rule_saying_apart_a_sentence_its_neighbour_dropped_is_split_from_it(
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str
+) -> None:
+    """614.13 of 2012-06-01 said that an effect changing how a permanent enters can't
+    keep the permanent itself out; 614.13 of 2012-07-01 dropped that sentence and 614.13a,
+    under it, says it again reworded, as a choice you can't make. History and where say
+    614.13a was split off, and 614.13 goes on in 614.13; the same for 203.1a of
+    2005-08-01 (the mana cost of lands and tokens, from 203.1), 309.4 of 2006-05-01
+    (abilities that trigger on a creature becoming blocked, from 309.3) and 610.3b of
+    2020-07-03 (the triggered-ability case of 610.3a)."""
+    assert_split_from(kb, number, edition, source, before)
+    assert kb.where(source, before, edition).now == source
+
+
 def test_quotation_marks_put_around_a_term_are_no_change(kb: rules_kb.KnowledgeBase) -> None:
     """308.2b of 2009-05-01 ("... a bands with other ability ...") is 508.1e of 2009-07-11
     ('... a "bands with other" ability ...'): moved, its cited rule renumbered; and

@@ -1187,6 +1187,50 @@ def test_a_new_rule_opening_with_a_sentence_an_old_rule_dropped_was_split_from_i
     assert ("301.1a", "301.1c") not in keys(alignment, twice, kept, "split")
 
 
+ARRIVES = "A power that changes how a marker arrives on the table may make other pieces move."
+STOPS = "Such a power can't stop the marker itself from arriving on the table."
+CHOICE = (
+    "When a power changes how a marker arrives on the table, the contestant using it"
+    " can't make a choice that would stop the marker from arriving."
+)
+
+
+@pytest.mark.parametrize("placed", ["under", "beside", "elsewhere"])
+def test_a_sentence_a_rule_dropped_said_apart_beside_it_was_split_from_it(placed: str) -> None:
+    """Like 614.13a of 2012-07-01: the rule keeps its number and first sentence, and a new
+    rule placed under it (or just after it) says again, reworded, the sentence it dropped.
+    Too little of the new rule is the old one's to find it by its share of words, and it
+    does not open with the dropped sentence, but it holds most of that sentence's words,
+    more than the rule that kept the number: it was split from it. Placed under another
+    rule, the same words say nothing of where it came from."""
+    old: list[Row] = [
+        ("614", "chapter", "6", "Arrivals"),
+        ("614.13", "rule", "614", f"{ARRIVES} {STOPS}"),
+        ("614.14", "rule", "614", "Some powers let a marker arrive turned on its side."),
+        ("614.15", "rule", "614", "A marker that arrives with others arrives with them."),
+    ]
+    parent, number = {
+        "under": ("614.13", "614.13a"),
+        "beside": ("614", "614.14"),
+        "elsewhere": ("614.15", "614.15a"),
+    }[placed]
+    part = (number, "subrule" if "a" in number else "rule", parent, CHOICE)
+    new: list[Row] = [
+        ("614", "chapter", "6", "Arrivals"),
+        ("614.13", "rule", "614", ARRIVES),
+        *([part] if placed != "elsewhere" else []),
+        ("614.15" if placed == "beside" else "614.14", "rule", "614",
+         "Some powers let a marker arrive turned on its side."),
+        ("614.16" if placed == "beside" else "614.15", "rule", "614",
+         "A marker that arrives with others arrives with them."),
+        *([part] if placed == "elsewhere" else []),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["614.13"] == "614.13"
+    expected = set() if placed == "elsewhere" else {("614.13", number)}
+    assert keys(alignment, old, new, "split") == expected
+
+
 def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None:
     # Like 807.4c of 2010-07-16: the rule keeps its number and its opening sentence, a word
     # changed ("When" -> "After"), and goes on about something else; its second sentence

@@ -51,9 +51,13 @@ Passes, cheapest first; each works on what the previous ones left:
    left new that opens with a sentence one old record dropped, word for word or a word or
    two changed, was split off it too, however much it added (203.1c of 2007-05-01, from
    203.1a), and where it keeps the old number the line goes on in it (807.4c of
-   2010-07-16, its "When" become "After"). An old record left over whose words are almost
-   all in one new record was merged into it, but never displaces one printed there word
-   for word, though it kept the number (the "legend rule" 801.12 of 2013-05-01 went; the
+   2010-07-16, its "When" become "After"). So was a rule placed just after an old rule's
+   counterpart, under it or beside it, that says again, reworded, a sentence the
+   counterpart dropped, holding more of it than any other rule (614.13a of 2012-07-01,
+   from 614.13: "Such an effect can't cause the permanent itself to not enter ..."). An
+   old record left over whose words are almost all in one new record was merged into it,
+   but never displaces one printed there word for word, though it kept the number (the
+   "legend rule" 801.12 of 2013-05-01 went; the
    "world rule" 801.13 is 801.12). An old rule left over that said for one case what
    another said for another went into the rewrite of that other where it treats both
    alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a,

@@ -71,6 +71,14 @@ LOST_CONTAINED = 0.5
 """A part found by what its source lost: the source's counterpart lost at least
 LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
 words are in the source."""
+LOST_SENTENCE = 0.7
+"""The share of the words of a sentence an old rule's counterpart dropped that a new rule
+placed beside that counterpart must hold to be the sentence said apart (the source of a
+delayed trigger an ability created, 603.7e of 2010-04-23, holds 80% of what 603.7d said
+of it)."""
+BESIDE = 3
+"""How many places after an old rule's counterpart (under it, or beside it under one
+parent) a rule split from it stands, at most."""
 PARALLEL = 0.45
 """The share of the words of two old rules together that both hold, for them to say the
 same thing of two cases (723.2a and 723.2d of 2022-09-08, on the planar deck and the
@@ -194,6 +202,7 @@ def splits_and_merges(
     _contained_parts(state, parts, sources, found, namesake_parts)
     lost_parts = _lost_clauses(state, parts, sources, found)
     lost_parts |= _lost_openings(state, group.new, sources, found)
+    lost_parts |= _lost_sentences(state, parts, sources, targets, found)
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _other_cases(state, parts, sources)
@@ -717,6 +726,82 @@ def _lost_openings(
             found.setdefault(holders[0], []).append(j)
             added.add(j)
     return added
+
+
+def _lost_sentences(
+    state: _Parting,
+    parts: list[int],
+    sources: list[int],
+    targets: list[int],
+    found: dict[int, list[int]],
+) -> set[int]:
+    """Parts found by a sentence their source dropped and said apart, reworded: a new rule
+    standing just after an old rule's counterpart (under it, or beside it) that holds
+    LOST_SENTENCE of the words of a sentence the counterpart no longer says, and half its
+    own words in the old rule, was split from it, unless another rewritten rule
+    (`targets`; one printed again said it before) holds more of that sentence, or the
+    counterpart as much (614.13a of 2012-07-01, on the choices an effect that modifies
+    how a permanent enters can't make, from 614.13's "Such an effect can't cause the
+    permanent itself to not enter"; 203.1a of 2005-08-01, on the mana cost of lands and
+    tokens, from 203.1). Returns them."""
+    old, new, pairs, words = state.old, state.new, state.pairs, state.words
+    taken = {j for pieces in found.values() for j in pieces}
+    free = set(parts) - taken
+    added: set[int] = set()
+    if not free:
+        return added
+    claims: dict[int, list[int]] = {}
+    for i in sources:
+        kept = pairs.get(i)
+        if kept is None or old[i].text_id == new[kept].text_id:
+            continue
+        beside = [
+            j
+            for j in range(kept + 1, min(kept + 1 + BESIDE, len(new)))
+            if j in free and new[j].parent in (new[kept].key, new[kept].parent)
+        ]
+        if not beside:
+            continue
+        mine = set(words(old[i]))
+        beside = [j for j in beside if share_within(words(new[j]), mine) >= LOST_CONTAINED]
+        if not beside:
+            continue
+        dropped = [
+            set(word_ids(sentence))
+            for sentence in state.texts.sentences(old[i].text_id)
+            if not _carries_sentence(state.texts, sentence, new[kept].text_id)
+        ]
+        for j in beside:
+            theirs = set(words(new[j]))
+            for sentence in dropped:
+                held = len(sentence & theirs)
+                if held >= LOST_SENTENCE * len(sentence) and _holds_most(
+                    state, sentence, held, j, kept, targets
+                ):
+                    claims.setdefault(j, []).append(i)
+                    break
+    # A part two old rules' sentences would claim ("(Players can always pay 0 life.)" of
+    # both 119.4 and 119.4a, 2021-02-05) is only like them.
+    for j, (i, *others) in claims.items():
+        if not others:
+            found.setdefault(i, []).append(j)
+            added.add(j)
+    return added
+
+
+def _holds_most(
+    state: _Parting, sentence: set[int], held: int, j: int, kept: int, targets: list[int]
+) -> bool:
+    """Whether new `j`, holding `held` of a sentence's words, holds more of them than any
+    other of `targets`, and at least as many as `kept`, which went on from the sentence's
+    old rule (610.3b of 2020-07-03 says of triggered abilities what 610.3a, keeping the
+    number, says of spells: both rewrote the sentence)."""
+    new, words = state.new, state.words
+    return all(
+        len(sentence.intersection(words(new[other]))) < held + (other == kept)
+        for other in targets
+        if other != j
+    )
 
 
 def _carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
