@@ -43,7 +43,7 @@ BLIND_SAMPLES = tuple(
                             ("fourth ", "blind4"), ("fifth ", "blind5"), ("sixth ", "blind6"),
                             ("seventh ", "blind7"), ("eighth ", "blind8"),
                             ("ninth ", "blind9"), ("tenth ", "blind10"),
-                            ("eleventh ", "blind11")]
+                            ("eleventh ", "blind11"), ("twelfth ", "blind12")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -205,6 +205,17 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of ecc64d4, no class added since; scored once
+    "blind12": (
+        228,
+        0.96,
+        {
+            "all": (0.99, 0.94),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.98),
+            "glossary": (0.99, 0.99),
+        },
+    ),
 }
 
 
