@@ -57,12 +57,12 @@ Passes, cheapest first; each works on what the previous ones left:
    from 614.13: "Such an effect can't cause the permanent itself to not enter ..."). An
    old record left over whose words are almost all in one new record was merged into it,
    but never displaces one printed there word for word, though it kept the number (the
-   "legend rule" 801.12 of 2013-05-01 went; the
-   "world rule" 801.13 is 801.12). An old rule left over that said for one case what
-   another said for another went into the rewrite of that other where it treats both
-   alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a,
-   on supplementary decks). An old record left over with no part yet continues in its
-   first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3).
+   "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12). An old
+   rule left over that said for one case what another said for another went into the
+   rewrite of that other where it treats both alike, naming both or neither (723.2d of
+   2022-09-08, on the scheme deck, into 724.2a, on supplementary decks). An old record
+   left over with no part yet continues in its first part (the layer rule 418.5a of
+   2009-05-01 became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
    "If no creatures are currently blocking it..."). A glossary entry left over whose

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Container, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left, LoadTexts
@@ -73,9 +73,8 @@ LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its
 words are in the source."""
 LOST_SENTENCE = 0.7
 """The share of the words of a sentence an old rule's counterpart dropped that a new rule
-placed beside that counterpart must hold to be the sentence said apart (the source of a
-delayed trigger an ability created, 603.7e of 2010-04-23, holds 80% of what 603.7d said
-of it)."""
+placed beside that counterpart must hold to be the sentence said apart (203.1a of
+2005-08-01, on the mana cost of lands and tokens, holds 75% of what 203.1 said of it)."""
 BESIDE = 3
 """How many places after an old rule's counterpart (under it, or beside it under one
 parent) a rule split from it stands, at most."""
@@ -131,6 +130,8 @@ class _Parting:
     split: dict[int, int]
     #: Merged records: old index -> new index.
     merged: dict[int, int]
+    #: (old index, its counterpart) -> the sentences the counterpart no longer says.
+    _dropped: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -155,6 +156,21 @@ class _Parting:
         if item.text_id in self.titles:
             return ()
         return word_ids(self.texts.content(item.text_id))
+
+    def dropped(self, i: int) -> tuple[str, ...]:
+        """The sentences of old `i` (normalised) that its counterpart no longer says, word
+        for word or almost; none where it has no counterpart or is printed again."""
+        kept = self.pairs.get(i)
+        if kept is None or self.old[i].text_id == self.new[kept].text_id:
+            return ()
+        found = self._dropped.get((i, kept))
+        if found is None:
+            found = self._dropped[i, kept] = tuple(
+                sentence
+                for sentence in self.texts.sentences(self.old[i].text_id)
+                if not _carries_sentence(self.texts, sentence, self.new[kept].text_id)
+            )
+        return found
 
     def pair(self, i: int, j: int) -> None:
         """Record old `i` and new `j` as counterparts."""
@@ -690,13 +706,9 @@ def _lost_openings(
     said: list[str] = []
     owners: list[int] = []
     for i in sources:
-        kept = pairs.get(i)
-        if kept is None or old[i].text_id == new[kept].text_id:
-            continue
-        for sentence in state.texts.sentences(old[i].text_id):
-            if not _carries_sentence(state.texts, sentence, new[kept].text_id):
-                said.append(sentence)
-                owners.append(i)
+        for sentence in state.dropped(i):
+            said.append(sentence)
+            owners.append(i)
     if not said:
         return added
     columns = list(openings)
@@ -766,11 +778,7 @@ def _lost_sentences(
         beside = [j for j in beside if share_within(words(new[j]), mine) >= LOST_CONTAINED]
         if not beside:
             continue
-        dropped = [
-            set(word_ids(sentence))
-            for sentence in state.texts.sentences(old[i].text_id)
-            if not _carries_sentence(state.texts, sentence, new[kept].text_id)
-        ]
+        dropped = [set(word_ids(sentence)) for sentence in state.dropped(i)]
         for j in beside:
             theirs = set(words(new[j]))
             for sentence in dropped:
