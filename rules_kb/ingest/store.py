@@ -683,15 +683,24 @@ def m054_quotation_marks(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m055_sentence_said_apart(db: Database, progress: Progress) -> None:
+def m055_sentence_said_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m054), and now a rule placed just after
     an old rule's counterpart that says, reworded, a sentence the counterpart dropped is
     split from it: 614.13a of 2012-07-01 from 614.13 ("Such an effect can't cause the
-    permanent itself to not enter ..."), where it was added."""
+    permanent itself to not enter ..."), where it was added: the editions are aligned
+    again by m056."""
+
+
+@migration
+def m056_range_reordered(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m055), and now a range whose members
+    were reordered under one rule is the run they make there, no new wording: 301.8 of
+    2009-10-01 ("Rules 301.7a-d") is 301.6 of 2010-02-01 moved ("Rules 301.5a-d"), where
+    it was moved and changed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m056_...).
+# Further migrations go here, numbered in order (m057_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -20,7 +20,7 @@ from rules_kb.records.diff import (
     EditionDiff,
     ExampleChange,
 )
-from rules_kb.typography import same_wording
+from rules_kb.typography import heading_key, same_wording
 from rules_kb.worddiff import WordOp, word_diffs
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     alignment = library.alignment(old, new, glossary=glossary)
     # References inside glossary definitions are renumbered as the rules were.
     number_map = library.alignment(old, new).key_map(library.items(old), library.items(new))
+    went = library.went(old, new)
     old_examples = {} if glossary else library.examples(old)
     new_examples = {} if glossary else library.examples(new)
     touched = [
@@ -182,7 +183,7 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     words = dict(zip(wanted, word_diffs(wanted), strict=True))
     placed: list[tuple[tuple[Any, ...], Change]] = []
     for (i, j), (old_example_texts, new_example_texts) in zip(touched, example_texts, strict=True):
-        change = _paired(before[i], after[j], texts, number_map, words)
+        change = _paired(before[i], after[j], texts, number_map, went, words)
         examples = _example_changes(old_example_texts, new_example_texts, words)
         if examples:
             change = _with_examples(change, examples, number_map)
@@ -284,13 +285,23 @@ def _paired(
     new: Item,
     texts: Mapping[int, str],
     number_map: Mapping[str, str],
+    went: Mapping[str, frozenset[str]],
     words: Mapping[tuple[str, str], tuple[WordOp, ...]],
 ) -> Change:
+    """One pair's change. Whether a changed text differs only in the rules it cites is
+    the stored lineage's word (`rules_kb.ingest.lineage.status`), so that `diff` and
+    `history` say the same of it: a number renumbered, a closing "See rule ..." that
+    follows where the rules it cited went, a renamed entry pointing at its rule under
+    the new name."""
+    from rules_kb.ingest.lineage import status
+
     old_text, new_text = texts[old.text_id], texts[new.text_id]
-    if old.text_id == new.text_id:
+    # A heading whose quotes or capitals alone changed is the same name (`heading_key`).
+    renamed = old.key != new.key and heading_key(old.key) != heading_key(new.key)
+    if old.text_id == new.text_id and (renamed or old.key == new.key):
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
-    if old.key == new.key and same_wording(old_text, new_text):
-        ops = words[old_text, new_text]
+    if not renamed and same_wording(old_text, new_text):
+        ops = words.get((old_text, new_text), (("=", new_text),))
         return Change("typography", new.kind, old.key, new.key, old_text, new_text, ops)
     return Change(
         "changed",
@@ -300,8 +311,20 @@ def _paired(
         old_text,
         new_text,
         words[old_text, new_text],
-        reference_only=same_wording(renumber_references(old_text, number_map), new_text),
+        reference_only=status(
+            old.key, old.text_id, new.key, new.text_id, _loaded(texts), number_map, went
+        )
+        in _REFERENCES_ONLY,
     )
+
+
+#: The statuses of a pair whose texts differ in the rules they cite alone.
+_REFERENCES_ONLY = frozenset({"same", "typography", "moved"})
+
+
+def _loaded(texts: Mapping[int, str]) -> Callable[[list[int]], Mapping[int, str]]:
+    """The texts already read, as `status` asks for them."""
+    return lambda ids: {text_id: texts[text_id] for text_id in ids}
 
 
 # term changes --------------------------------------------------------------------

@@ -37,8 +37,10 @@ class Change:
     words: tuple[WordOp, ...]
     """The word diff: ("=", text), ("-", text), ("+", text)."""
     reference_only: bool = False
-    """The text differs only in rule numbers, renumbered as the alignment maps them (and
-    in typography): the stored lineage calls it `same` (or `moved`), not `changed`."""
+    """The text differs only in the rules it cites (and in typography): numbers
+    renumbered as the alignment maps them, a closing "See rule ..." following where its
+    rules went or a renamed entry's name; the stored lineage calls it `same` (or
+    `moved`), not `changed`."""
     examples: tuple[ExampleChange, ...] = ()
     """The rule's examples, when they differ (the text itself may not)."""
 

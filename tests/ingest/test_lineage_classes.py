@@ -1607,6 +1607,25 @@ def test_cross_references_that_follow_the_renumbering_are_no_change() -> None:
     shifted = {"601.2e": "601.2f", "601.2g": "601.2h", "702.19b": "702.20b", "702.19c": "702.20c"}
     assert status("117.2", 1, "117.2", 2, lambda ids: ranges, shifted) == "same"
     assert status("117.2", 1, "117.2", 3, lambda ids: ranges, shifted) == "changed"
+    # A range whose members were reordered under one rule is the run they make there
+    # (301.8 of 2009-10-01: "Rules 301.7a-d" is "301.5a-d" of 2010-02-01, where 301.7a-d
+    # went to 301.5b, c, a and d); one whose members went apart is not.
+    reordered = {
+        1: "Rules 301.7a-d apply to keepers too.",
+        2: "Rules 301.5a-d apply to keepers too.",
+        3: "Rules 301.5b-d apply to keepers too.",
+        4: "Rules 301.5a-e apply to keepers too.",
+    }
+    went = {"301.7a": "301.5b", "301.7b": "301.5c", "301.7c": "301.5a", "301.7d": "301.5d"}
+    apart = went | {"301.7c": "302.1"}
+
+    def range_said(new: int, renumbered: dict[str, str]) -> str:
+        return status("301.8", 1, "301.6", new, lambda ids: reordered, renumbered)
+
+    assert range_said(2, went) == "moved"
+    assert range_said(3, went) == "moved_changed"
+    assert range_said(4, went) == "moved_changed"  # a member more
+    assert range_said(2, apart) == "moved_changed"  # 301.7c went elsewhere: the ends count
     # An example whose citations follow the renumbering is no change either.
     assert same_examples(["Example: see 724.2."], ["Example: see 725.2."])
     assert same_examples(["A keeper's move."], ["A keeper’s move."])

@@ -343,6 +343,17 @@ def test_history_trample_2013_is_a_move_not_a_change(all_editions_db: Path) -> N
     assert not any(op != "=" for op, _ in step.words or ())
 
 
+def test_a_range_reordered_under_one_rule_is_a_move(all_editions_db: Path) -> None:
+    """301.8 of 2009-10-01 cites "Rules 301.7a-d"; as 301.6 of 2010-02-01 it cites
+    "301.5a-d", where those four went (to 301.5b, c, a and d): a move, as `diff` says."""
+    kb = rules_kb.open(all_editions_db)
+    step = next(v for v in kb.history("301.6", "2010-02-01").versions if v.first == "2010-02-01")
+    assert (step.key, step.status) == ("301.6", "moved")
+    found = kb.diff("2009-10-01", "2010-02-01", rule="301.8")
+    (change,) = [c for c in found.rules if c.old_key == "301.8"]
+    assert change.reference_only and change.new_key == "301.6"
+
+
 def test_a_split_part_says_where_it_came_from(all_editions_db: Path) -> None:
     kb = rules_kb.open(all_editions_db)
     history = kb.history("704.5b")

@@ -39,7 +39,9 @@ def cited_numbers(text: str) -> set[str]:
 def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
     """The text with every rule number it cites replaced by its counterpart's number; a
     range ("601.2e\u2013g") by its two ends' counterparts, written short when they stand
-    under one rule ("601.2f\u2013h")."""
+    under one rule ("601.2f\u2013h"), or, where its members were reordered under one rule,
+    by the run they make there ("Rules 301.7a-d" of 2009-10-01 is "301.5a-d" of
+    2010-02-01, where 301.7a-d went to 301.5b, c, a and d)."""
 
     def renumbered(match: re.Match[str]) -> str:
         number = match.group("number")
@@ -49,9 +51,38 @@ def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
             return first + match.group(0)[len(number) :]
         stem = number[: len(number) - len(match.group("letters"))]
         last = number_map.get(stem + last_letters, stem + last_letters)
+        run = _reordered_run(stem, match.group("letters"), last_letters, number_map)
+        if run is not None:
+            first, last = run
         return first + match.group("dash") + range_end(first, last)
 
     return RULE_REFERENCE.sub(renumbered, text)
+
+
+#: The letters of subrules in order: the rules never letter one "l" or "o".
+_SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
+
+
+def _reordered_run(
+    stem: str, first: str, last: str, number_map: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """The first and last of the numbers a range's members went to, where they went
+    under one rule as an unbroken run of letters; None for a range of two-letter
+    subrules or one whose members went apart."""
+    if first not in _SUBRULE_LETTERS or last not in _SUBRULE_LETTERS:
+        return None
+    members = _SUBRULE_LETTERS[_SUBRULE_LETTERS.index(first) : _SUBRULE_LETTERS.index(last) + 1]
+    went = sorted(
+        (number_map[stem + letter] for letter in members if stem + letter in number_map),
+        key=lambda number: (len(number), number),
+    )
+    if len(went) < 2:
+        return None
+    stems = {number.rstrip(_SUBRULE_LETTERS) for number in went}
+    letters = "".join(number[len(number.rstrip(_SUBRULE_LETTERS)) :] for number in went)
+    if len(stems) != 1 or letters not in _SUBRULE_LETTERS:
+        return None
+    return went[0], went[-1]
 
 
 def numbers_masked(text: str) -> str:
