@@ -43,7 +43,8 @@ BLIND_SAMPLES = tuple(
                             ("fourth ", "blind4"), ("fifth ", "blind5"), ("sixth ", "blind6"),
                             ("seventh ", "blind7"), ("eighth ", "blind8"),
                             ("ninth ", "blind9"), ("tenth ", "blind10"),
-                            ("eleventh ", "blind11"), ("twelfth ", "blind12")]
+                            ("eleventh ", "blind11"), ("twelfth ", "blind12"),
+                            ("thirteenth ", "blind13")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

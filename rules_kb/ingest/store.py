@@ -692,15 +692,23 @@ def m055_sentence_said_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m056_range_reordered(db: Database, progress: Progress) -> None:
+def m056_range_reordered(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m055), and now a range whose members
     were reordered under one rule is the run they make there, no new wording: 301.8 of
     2009-10-01 ("Rules 301.7a-d") is 301.6 of 2010-02-01 moved ("Rules 301.5a-d"), where
-    it was moved and changed."""
+    it was moved and changed: the editions are aligned again by m057."""
+
+
+@migration
+def m057_parallel_rewrite(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m056), and now a rule left over whose
+    words its rewrite and that rewrite's parallel for another case hold alike went on in
+    the one holding every word of it the other holds: 508.2 of 2016-08-26 is 508.2b of
+    2016-09-30, where it was removed and 508.2b added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m057_...).
+# Further migrations go here, numbered in order (m058_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

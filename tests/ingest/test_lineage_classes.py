@@ -2036,3 +2036,60 @@ def test_a_sentence_two_rules_carry_says_nothing_of_where_a_rule_went() -> None:
     once = [Item("510.1c", "subrule", "510.1", 1)]
     assert carried(once) == {0: 0}
     assert carried([*once, Item("510.1d", "subrule", "510.1", 2)]) == {}
+
+
+# A made-up raid: naming raiders and defenders, each with a step putting what fired on
+# the pile, rewritten so that each step is now a subrule of the turn-passing step.
+RAID_OLD: list[Row] = [
+    ("5", "section", None, "Raids"),
+    ("508", "chapter", "5", "Name Raiders Step"),
+    ("508.1", "rule", "508", "First, the leading contestant names which pieces raid."),
+    ("508.2", "rule", "508", "Second, any effects that fired on raiders being named go on "
+     "the pile. (See rule 603, \"Handling Fired Effects.\")"),
+    ("508.3", "rule", "508", "Third, the leading contestant gets the turn token. "
+     "Contestants may play cards."),
+    ("509", "chapter", "5", "Name Defenders Step"),
+    ("509.1", "rule", "509", "First, the other contestant names which pieces defend."),
+    ("509.2", "rule", "509", "Second, any effects that fired on defenders being named go on "
+     "the pile. (See rule 603, \"Handling Fired Effects.\")"),
+    ("509.3", "rule", "509", "Third, the leading contestant gets the turn token. "
+     "Contestants may play cards."),
+]  # fmt: skip
+
+
+def _raid_new(raiders: str, defenders: str) -> list[Row]:
+    def fired(who: str, number: str) -> str:
+        return (
+            f"Any effects that fired on {who} being named or that fired during the naming "
+            f"described in rule {number} are put on the pile before the leading contestant "
+            "gets the turn token; the order in which they fired is of no account. (See rule "
+            '603, "Handling Fired Effects.")'
+        )
+
+    return [
+        ("5", "section", None, "Raids"),
+        ("508", "chapter", "5", "Name Raiders Step"),
+        ("508.1", "rule", "508", "First, the leading contestant names which pieces raid."),
+        ("508.2", "rule", "508", "Second, the leading contestant gets the turn token."),
+        ("508.2a", "subrule", "508.2", fired(raiders, "508.1")),
+        ("509", "chapter", "5", "Name Defenders Step"),
+        ("509.1", "rule", "509", "First, the other contestant names which pieces defend."),
+        ("509.2", "rule", "509", "Second, the leading contestant gets the turn token."),
+        ("509.2a", "subrule", "509.2", fired(defenders, "509.1")),
+    ]
+
+
+def test_a_rule_rewritten_beside_its_parallel_goes_on_in_the_one_holding_all_it_held() -> None:
+    """Like 508.2 of 2016-08-26 ("Second, any abilities that triggered on attackers being
+    declared go on the stack."), which is 508.2b of 2016-09-30: the rewrite holds all its
+    words but two, its parallel for blockers (509.4a) all but those and the one naming
+    its case, so neither leads by a margin; the one holding every word the other holds,
+    and more, is where it went. Where neither holds all the other does, neither is."""
+    new = _raid_new("raiders", "defenders")
+    _, mapping = aligned(RAID_OLD, new)
+    assert mapping.get("508.2") == "508.2a"
+    assert mapping.get("509.2") == "509.2a"
+    # Each rewrite speaks of both cases, one in its own words: neither holds all.
+    crossed = _raid_new("raiders or defenders", "defenders or raiders")
+    _, mapping = aligned(RAID_OLD, crossed)
+    assert "508.2" not in mapping or mapping["508.2"] not in {"508.2a", "509.2a"}

@@ -216,6 +216,17 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 823e2f7, after two more; scored once
+    "blind13": (
+        227,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+            "glossary": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -352,6 +363,16 @@ def test_a_range_reordered_under_one_rule_is_a_move(all_editions_db: Path) -> No
     found = kb.diff("2009-10-01", "2010-02-01", rule="301.8")
     (change,) = [c for c in found.rules if c.old_key == "301.8"]
     assert change.reference_only and change.new_key == "301.6"
+
+
+def test_a_rule_rewritten_beside_its_parallel_is_the_rewrite(all_editions_db: Path) -> None:
+    """508.2 of 2016-08-26, the step putting what triggered on attackers on the stack, is
+    508.2b of 2016-09-30, not 509.4a (the same of blockers), as the thirteenth blind
+    sample's reader has it."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("508.2", "2016-08-26", "2016-09-30")
+    assert (found.now, found.status, found.text_changed) == ("508.2b", "moved", True)
+    assert kb.history("508.2b", "2016-09-30").versions[-1].key == "508.2"
 
 
 def test_a_split_part_says_where_it_came_from(all_editions_db: Path) -> None:

@@ -57,7 +57,11 @@ Passes, cheapest first; each works on what the previous ones left:
    from 614.13: "Such an effect can't cause the permanent itself to not enter ..."). An
    old record left over whose words are almost all in one new record was merged into it,
    but never displaces one printed there word for word, though it kept the number (the
-   "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12). An old
+   "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12); where two
+   new rules left over hold them alike, one its rewrite and one its parallel for another
+   case, it went on in the one holding every word of it the other holds, and more (508.2
+   of 2016-08-26, "Second, any abilities that triggered on attackers being declared go on
+   the stack", is 508.2b, not 509.4a, said of blockers). An old
    rule left over that said for one case what another said for another went into the
    rewrite of that other where it treats both alike, naming both or neither (723.2d of
    2022-09-08, on the scheme deck, into 724.2a, on supplementary decks). An old record

@@ -549,6 +549,10 @@ def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) 
         placed = target_parents == state.new_key.get(old[i].parent or "", "\0")
         target = _unique_best(contained[row], covered[row], MERGE_CONTAINED, placed)
         if target is None:
+            target = _holds_the_others(state, i, targets, contained[row], MERGE_CONTAINED)
+            if target is not None and targets[target] in state.old_of:
+                continue  # only a rule left over is said to go on on that
+        if target is None:
             continue
         j = targets[target]
         if j in state.split:
@@ -935,6 +939,30 @@ def _unique_best(
             return None
         if len(rank) < 2 or float(np.partition(rank, -2)[-2]) <= rank[best] - SPLIT_MARGIN:
             return best
+    return None
+
+
+def _holds_the_others(
+    state: _Parting, i: int, targets: list[int], contained: NDArray[np.float32], least: float
+) -> int | None:
+    """Of the new rules holding `least` of old `i`'s words, none leading the others by
+    SPLIT_MARGIN, the one holding every word of it that each other within that margin
+    holds, and more; None if none does. A rule rewritten beside its parallel for another
+    case shares most of its words with both, the parallel lacking the one naming its
+    case: "Second, any abilities that triggered on attackers being declared go on the
+    stack." (508.2 of 2016-08-26) is 508.2b of 2016-09-30, which holds all of it but
+    "Second" and "go", not 509.4a, which says the same of blockers."""
+    import numpy as np
+
+    top = float(contained.max()) if len(contained) else 0.0
+    candidates = np.flatnonzero(contained >= max(least, top - SPLIT_MARGIN)).tolist()
+    if len(candidates) < 2:
+        return None
+    mine = set(state.words(state.old[i]))
+    held = {c: mine.intersection(state.words(state.new[targets[c]])) for c in candidates}
+    best = max(candidates, key=lambda c: len(held[c]))
+    if all(held[c] < held[best] for c in candidates if c != best):
+        return best
     return None
 
 
