@@ -700,15 +700,24 @@ def m056_range_reordered(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m057_parallel_rewrite(db: Database, progress: Progress) -> None:
+def m057_parallel_rewrite(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m056), and now a rule left over whose
     words its rewrite and that rewrite's parallel for another case hold alike went on in
     the one holding every word of it the other holds: 508.2 of 2016-08-26 is 508.2b of
-    2016-09-30, where it was removed and 508.2b added."""
+    2016-09-30, where it was removed and 508.2b added: the editions are aligned again by
+    m058."""
+
+
+@migration
+def m058_title_into_split_rule(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m057), and now a title whose subrules
+    all went under a new rule split off another went into it: "Continuous Effects from
+    Spells or Abilities" 418.3 of 2009-05-01 was merged into 610.2, where it was
+    removed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m058_...).
+# Further migrations go here, numbered in order (m059_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -296,7 +296,7 @@ def _paired(
     from rules_kb.ingest.lineage import status
 
     old_text, new_text = texts[old.text_id], texts[new.text_id]
-    # A heading whose quotes or capitals alone changed is the same name (`heading_key`).
+    # A heading whose quotes or italics alone changed is the same name (`heading_key`).
     renamed = old.key != new.key and heading_key(old.key) != heading_key(new.key)
     if old.text_id == new.text_id and (renamed or old.key == new.key):
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))

@@ -2093,3 +2093,58 @@ def test_a_rule_rewritten_beside_its_parallel_goes_on_in_the_one_holding_all_it_
     crossed = _raid_new("raiders or defenders", "defenders or raiders")
     _, mapping = aligned(RAID_OLD, crossed)
     assert "508.2" not in mapping or mapping["508.2"] not in {"508.2a", "509.2a"}
+
+
+# A made-up chapter on lasting effects: two titled groups whose subrules went, in a
+# rewrite, under two new rules saying apart the two halves of the chapter's first rule.
+LASTING_OLD: list[Row] = [
+    ("418", "chapter", "4", "Lasting Effects"),
+    ("418.1", "rule", "418", "A lasting effect changes pieces or the match for a stated or "
+     "open time. A lasting effect may come from a resolved card or from the standing trait "
+     "of a piece."),
+    ("418.3", "rule", "418", "Effects of Cards"),
+    ("418.3a", "subrule", "418.3", "A lasting effect from a resolved card lasts as long as the "
+     "card says; if it says nothing, until the match ends."),
+    ("418.3b", "subrule", "418.3", "The pieces such an effect changes are fixed when it "
+     "starts, and no piece joins them later."),
+    ("418.4", "rule", "418", "Effects of Traits"),
+    ("418.4a", "subrule", "418.4", "A lasting effect from a standing trait is never fixed; it "
+     "changes at each moment whatever its words name."),
+    ("418.4b", "subrule", "418.4", "It lasts while the piece with the trait stays on the "
+     "board."),
+]  # fmt: skip
+LASTING_NEW: list[Row] = [
+    ("610", "chapter", "6", "Lasting Effects"),
+    ("610.1", "rule", "610", "A lasting effect changes pieces or the match for a stated or "
+     "open time."),
+    ("610.2", "rule", "610", "A lasting effect may come from a resolved card."),
+    ("610.2a", "subrule", "610.2", LASTING_OLD[3][3]),
+    ("610.2b", "subrule", "610.2", LASTING_OLD[4][3]),
+    ("610.3", "rule", "610", "A lasting effect may come from the standing trait of a piece."),
+    ("610.3a", "subrule", "610.3", LASTING_OLD[6][3]),
+    ("610.3b", "subrule", "610.3", LASTING_OLD[7][3]),
+]  # fmt: skip
+
+
+def test_a_title_whose_rules_went_under_a_rule_split_off_another_went_into_it() -> None:
+    """Like 418.3 and 418.4 of 2009-05-01, the titles "Continuous Effects from Spells or
+    Abilities" and "... from Static Abilities": their subrules went under 610.2 and 610.3
+    of 2009-07-11, which say apart the two halves of 418.1's last sentence and were split
+    off it. Each title went into the rule now heading its rules, not nowhere; the rules
+    stay split off 418.1, whose line goes on in 610.1."""
+    alignment, mapping = aligned(LASTING_OLD, LASTING_NEW)
+    assert mapping["418.1"] == "610.1"
+    assert keys(alignment, LASTING_OLD, LASTING_NEW, "split") == {
+        ("418.1", "610.2"),
+        ("418.1", "610.3"),
+    }
+    assert keys(alignment, LASTING_OLD, LASTING_NEW, "merged") == {
+        ("418.3", "610.2"),
+        ("418.4", "610.3"),
+    }
+    assert not alignment.removed
+    # A rule that says something, not a title, is not taken for their heading.
+    said = [*LASTING_OLD]
+    said[2] = ("418.3", "rule", "418", "Some lasting effects come from cards that resolved.")
+    alignment, _ = aligned(said, LASTING_NEW)
+    assert ("418.3", "610.2") not in keys(alignment, said, LASTING_NEW, "merged")

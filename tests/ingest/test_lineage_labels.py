@@ -227,6 +227,16 @@ BLIND_SAMPLES = {
             "glossary": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of d336051, after its class; scored once
+    "blind14": (
+        237,
+        0.97,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.98),
+        },
+    ),
 }
 
 
@@ -373,6 +383,21 @@ def test_a_rule_rewritten_beside_its_parallel_is_the_rewrite(all_editions_db: Pa
     found = kb.where("508.2", "2016-08-26", "2016-09-30")
     assert (found.now, found.status, found.text_changed) == ("508.2b", "moved", True)
     assert kb.history("508.2b", "2016-09-30").versions[-1].key == "508.2"
+
+
+def test_a_title_over_rules_split_off_another_went_into_their_new_heading(
+    all_editions_db: Path,
+) -> None:
+    """418.3 and 418.4 of 2009-05-01, titles over the continuous effects of spells and of
+    static abilities, went into 610.2 and 610.3 of 2009-07-11, which head those rules now
+    and say apart the two halves of 418.1's last sentence: `where` says so, not that they
+    were removed, and 610.2 still says it was split off 418.1."""
+    kb = rules_kb.open(all_editions_db)
+    for title, rule in (("418.3", "610.2"), ("418.4", "610.3")):
+        found = kb.where(title, "2009-05-01", "2009-07-11")
+        assert (found.status, found.now) == ("merged", rule)
+    history = kb.history("610.2", "2009-07-11")
+    assert history.split_from is not None and history.split_from.number == "418.1"
 
 
 def test_a_split_part_says_where_it_came_from(all_editions_db: Path) -> None:

@@ -77,11 +77,12 @@ Passes, cheapest first; each works on what the previous ones left:
    rules left it for one new heading of its kind left over, goes there ("Copying Spells
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
    Abilities" 415; "General" 300 of 2009-05-01 is "General" 500); then a rule left over
-   whose subrules all went under one new rule went
-   there too, continuing in it ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where
-   that rule continues another, merged into it; a section or chapter whose rules stand
-   in one new heading of its kind, under different rules of it, went there ("Ending the
-   Turn" 716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716);
+   whose subrules all went under one new rule went there too, continuing in it
+   ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where that rule continues another,
+   merged into it, and so did a title into a rule split off another (the title 418.3 of
+   2009-05-01 into 610.2, split off 418.1); a section or chapter whose rules stand in one
+   new heading of its kind, under different rules of it, went there ("Ending the Turn"
+   716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716);
    a section or chapter with one rule that stayed under its number, or went deeper under
    a rule of it, is that heading renamed in place ("Type" 205 is "Type Line" 205 of
    2003-07-01; "Legal Text" 210 of 2007-09-07, whose 210.1 became 210.1b, is "Information
@@ -212,7 +213,7 @@ def align(
     quoted_terms(old, new, pairs, split, reworded, texts)
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
-    followed_headings(old, new, pairs, split, merged)
+    followed_headings(old, new, pairs, split, merged, titles)
     kept_under_followed_headings(old, new, pairs, split, merged, texts, titles)
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:

@@ -551,7 +551,7 @@ def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) 
         if target is None:
             target = _holds_the_others(state, i, targets, contained[row], MERGE_CONTAINED)
             if target is not None and targets[target] in state.old_of:
-                continue  # only a rule left over is said to go on on that
+                continue  # a rule that continues another is not enough of a home on that
         if target is None:
             continue
         j = targets[target]
@@ -981,6 +981,7 @@ def followed_headings(
     pairs: dict[int, int],
     split: Mapping[int, int],
     merged: dict[int, int],
+    titles: Container[int] = frozenset(),
 ) -> None:
     """Pass 7: a rule left over whose subrules that went on (at least FOLLOWED_CHILDREN,
     and FOLLOWED_SUPPORT of them) all went under one new rule went there too. It continues
@@ -991,9 +992,11 @@ def followed_headings(
     Stack" 401, not "Spells" 213, which continues "Spell Type" 213); else it was merged
     into it ("Triggered Abilities" 404 into "Handling Triggered Abilities" 603 of
     2009-07-11). Pairs and merges are added to `pairs` and `merged`; an old rule that
-    gives way is left over and looked at again; a new rule split off another is left
-    alone. First, a heading paired by its title alone follows its rules where they left
-    it (`_headings_left_behind`)."""
+    gives way is left over and looked at again; a new rule split off another keeps its
+    source, and only a title went into it, as the heading of the rules now under it
+    ("Continuous Effects from Spells or Abilities" 418.3 of 2009-05-01 into 610.2, split
+    off 418.1: 610.2 says what 418.1 said of those rules). First, a heading paired by
+    its title alone follows its rules where they left it (`_headings_left_behind`)."""
     children: dict[str, list[int]] = {}
     for i, item in enumerate(old):
         if item.parent is not None:
@@ -1022,7 +1025,13 @@ def followed_headings(
             if i in pairs or i in merged:
                 continue
             home = _followed_home(new, pairs, children.get(old[i].key, []), old[i], old_of)
-            if home is None or home in split:
+            if home is None:
+                continue
+            if home in split:
+                # A title over rules that all went under one new rule split off another
+                # (whose words that rule says) went into it as their heading.
+                if old[i].text_id in titles:
+                    merged[i] = home
                 continue
             holder = old_of.get(home)
             if holder is not None and support(holder, home) >= FOLLOWED_SUPPORT:
