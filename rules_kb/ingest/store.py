@@ -709,15 +709,23 @@ def m057_parallel_rewrite(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m058_title_into_split_rule(db: Database, progress: Progress) -> None:
+def m058_title_into_split_rule(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m057), and now a title whose subrules
     all went under a new rule split off another went into it: "Continuous Effects from
     Spells or Abilities" 418.3 of 2009-05-01 was merged into 610.2, where it was
-    removed."""
+    removed: the editions are aligned again by m059."""
+
+
+@migration
+def m059_entry_renamed_by_its_rules(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m058), and now a glossary entry left
+    over is the one new entry left over that cites where its rules went and says mostly
+    what it said: "Infinity Rule (Informal)" of 2009-05-01 is "Loop" of 2009-07-11, where
+    it was removed and "Loop" added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m059_...).
+# Further migrations go here, numbered in order (m060_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -2148,3 +2148,31 @@ def test_a_title_whose_rules_went_under_a_rule_split_off_another_went_into_it() 
     said[2] = ("418.3", "rule", "418", "Some lasting effects come from cards that resolved.")
     alignment, _ = aligned(said, LASTING_NEW)
     assert ("418.3", "610.2") not in keys(alignment, said, LASTING_NEW, "merged")
+
+
+def test_an_entry_renamed_goes_on_where_its_rule_went_and_its_words_are_said() -> None:
+    """Like "Infinity Rule (Informal)" of 2009-05-01 ("... a set of actions could be
+    repeated forever ... See rule 421"), which is "Loop" of 2009-07-11 ("A set of actions
+    that could be repeated indefinitely. See rule 713."), where rule 421 went: no name
+    nor likeness of the whole definitions pairs them, but the new entry cites where the
+    old one's rule went and says what it said. "Shortcut" cites 713 as well and says
+    another thing; an entry citing an unrelated rule is no heir."""
+    old: list[Row] = [
+        ("Endless Rule (Informal)", "glossary", None, "No move in this game is endless. "
+         "Now and then a set of moves could be played again and again forever. The "
+         "endless rule says how such loops are broken off. See rule 421, \"Endless Loops.\""),
+        ("Pawn", "glossary", None, "A piece of the lowest rank. See rule 300."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("Loop", "glossary", None, "A set of moves that could be played again and again "
+         "without end. See rule 713, \"Shortcuts.\""),
+        ("Pawn", "glossary", None, "A piece of the lowest rank. See rule 300."),
+        ("Shortcut", "glossary", None, "An agreed way for the match to skip ahead over many "
+         "choices at once. See rule 713, \"Shortcuts.\""),
+    ]  # fmt: skip
+    went = {"421": frozenset({"713"})}
+    _, mapping = aligned(old, new, went)
+    assert mapping["Endless Rule (Informal)"] == "Loop"
+    # Where 421 went elsewhere, the words alone do not make Loop its heir.
+    _, mapping = aligned(old, new, {"421": frozenset({"714"})})
+    assert "Endless Rule (Informal)" not in mapping

@@ -400,6 +400,17 @@ def test_a_title_over_rules_split_off_another_went_into_their_new_heading(
     assert history.split_from is not None and history.split_from.number == "418.1"
 
 
+def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
+    """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
+    2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers
+    have it; "Shortcut", which cites 713 too, is new."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("Infinity Rule (Informal)", "2009-05-01", "2009-07-11")
+    assert found.now == "Loop"
+    history = kb.history("Shortcut", "2009-07-11")
+    assert history.versions[-1].first == "2009-07-11"
+
+
 def test_a_split_part_says_where_it_came_from(all_editions_db: Path) -> None:
     kb = rules_kb.open(all_editions_db)
     history = kb.history("704.5b")

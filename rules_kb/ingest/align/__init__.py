@@ -72,7 +72,9 @@ Passes, cheapest first; each works on what the previous ones left:
    "If no creatures are currently blocking it..."). A glossary entry left over whose
    name holds a continued entry's name whole was merged into it where that entry has
    come to cite a rule the old one cited, as the rule went ("Colorless mana" of
-   2009-05-01, 104.3d, into "Colorless", 107.4c);
+   2009-05-01, 104.3d, into "Colorless", 107.4c); one left over is the one new entry
+   left over that cites where its rules went and says mostly what it said, renamed
+   ("Infinity Rule (Informal)" of 2009-05-01, see 421, is "Loop", see 713);
 7. headings followed: a section or chapter heading paired by its title alone, whose
    rules left it for one new heading of its kind left over, goes there ("Copying Spells
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
@@ -122,6 +124,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.glossary import (
     cited_heirs,
+    cited_renames,
     named_parts,
     named_stubs,
     obsolete_stubs,
@@ -213,6 +216,7 @@ def align(
     quoted_terms(old, new, pairs, split, reworded, texts)
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
+        cited_renames(old, new, pairs, split, merged, texts, went)
     followed_headings(old, new, pairs, split, merged, titles)
     kept_under_followed_headings(old, new, pairs, split, merged, texts, titles)
     introductions(old, new, pairs, split, texts, titles)

@@ -291,3 +291,52 @@ def cited_heirs(
         ]
         if len(homes) == 1:
             merged[i] = homes[0]
+
+
+CITED_RENAME_HELD = 0.6
+"""Share of a new entry's words its old definition must hold for the entry to be that one
+renamed, where it cites where the old one's rules went (`cited_renames`)."""
+
+
+def cited_renames(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: Mapping[int, int],
+    merged: Mapping[int, int],
+    texts: Normalised,
+    went: Mapping[str, frozenset[str]],
+) -> None:
+    """An old entry left over, and a new entry left over that cites a rule where the rules
+    the old one cited went, most of whose words (CITED_RENAME_HELD) the old definition
+    held: the one entry renamed, where no other new entry left over is both ("Infinity
+    Rule (Informal)" of 2009-05-01, "... a set of actions could be repeated forever ...
+    See rule 421", is "Loop" of 2009-07-11, "A set of actions that could be repeated
+    indefinitely. See rule 713", where 421 went; "Shortcut" cites 713 too but says
+    another thing)."""
+    taken = set(pairs.values()) | set(split)
+    lone_new = [
+        j
+        for j, item in enumerate(new)
+        if item.kind == "glossary" and j not in taken and not is_stub(item.key)
+    ]
+    if not lone_new:
+        return
+    cites = {j: cited_numbers(texts.raw[new[j].text_id]) for j in lone_new}
+    for i, item in enumerate(old):
+        if item.kind != "glossary" or i in pairs or i in merged or is_stub(item.key):
+            continue
+        mine = went_to(cited_numbers(texts.raw[item.text_id]), went)
+        if not mine:
+            continue
+        said = set(word_ids(texts[item.text_id]))
+        homes = [
+            j
+            for j in lone_new
+            if j not in taken
+            and mine & cites[j]
+            and share_within(word_ids(texts[new[j].text_id]), said) >= CITED_RENAME_HELD
+        ]
+        if len(homes) == 1:
+            pairs[i] = homes[0]
+            taken.add(homes[0])
