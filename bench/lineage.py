@@ -44,7 +44,8 @@ BLIND_SAMPLES = tuple(
                             ("seventh ", "blind7"), ("eighth ", "blind8"),
                             ("ninth ", "blind9"), ("tenth ", "blind10"),
                             ("eleventh ", "blind11"), ("twelfth ", "blind12"),
-                            ("thirteenth ", "blind13"), ("fourteenth ", "blind14")]
+                            ("thirteenth ", "blind13"), ("fourteenth ", "blind14"),
+                            ("fifteenth ", "blind15")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

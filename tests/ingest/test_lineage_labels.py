@@ -237,6 +237,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.98),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 10bc715, after two more; scored once
+    "blind15": (
+        223,
+        0.97,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
