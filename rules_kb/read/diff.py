@@ -291,8 +291,8 @@ def _paired(
     """One pair's change. Whether a changed text differs only in the rules it cites is
     the stored lineage's word (`rules_kb.ingest.lineage.status`), so that `diff` and
     `history` say the same of it: a number renumbered, a closing "See rule ..." that
-    follows where the rules it cited went, a renamed entry pointing at its rule under
-    the new name."""
+    follows where the rules it cited went; a glossary entry renamed, pointing at its rule
+    under the new name, is moved."""
     from rules_kb.ingest.lineage import status
 
     old_text, new_text = texts[old.text_id], texts[new.text_id]
@@ -303,6 +303,12 @@ def _paired(
     if not renamed and same_wording(old_text, new_text):
         ops = words.get((old_text, new_text), (("=", new_text),))
         return Change("typography", new.kind, old.key, new.key, old_text, new_text, ops)
+    said = status(old.key, old.text_id, new.key, new.text_id, _loaded(texts), number_map, went)
+    ops = words[old_text, new_text]
+    if renamed and new.kind == "glossary" and said == "moved":
+        # A glossary entry renamed, its pointer following the rename ("See rule 702.89,
+        # "Umbra Armor."" of 2024-06-07): a rename, listed with the glossary's changes.
+        return Change("moved", new.kind, old.key, new.key, old_text, new_text, ops)
     return Change(
         "changed",
         new.kind,
@@ -310,11 +316,8 @@ def _paired(
         new.key,
         old_text,
         new_text,
-        words[old_text, new_text],
-        reference_only=status(
-            old.key, old.text_id, new.key, new.text_id, _loaded(texts), number_map, went
-        )
-        in _REFERENCES_ONLY,
+        ops,
+        reference_only=said in _REFERENCES_ONLY,
     )
 
 

@@ -270,6 +270,18 @@ def test_diff_says_of_every_pair_what_the_stored_lineage_says(every: Library, al
     assert not disagree, disagree[:5]
 
 
+def test_a_glossary_entry_renamed_is_a_move_listed_with_the_glossary(every: Library) -> None:
+    """The entry "Totem Armor" of 2024-04-12 is "Umbra Armor" of 2024-06-07, its closing
+    pointer following the rename: `history` calls it moved, and so does `diff`, with the
+    word diff of the pointer, not among the rules whose references alone were renumbered
+    (its "(Obsolete)" stub is listed apart, split off it)."""
+    result = diff(every, "2024-04-12", "2024-06-07")
+    (change,) = [c for c in result.glossary if c.new_key == "Umbra Armor"]
+    assert (change.type, change.new_key, change.reference_only) == ("moved", "Umbra Armor", False)
+    assert ("-", "Totem") in change.words and ("+", "Umbra") in change.words
+    assert result.summary()["glossary"]["moved"] >= 1
+
+
 def test_diff_of_one_rule_and_unknown_rule(small_db: Path) -> None:
     document = ok_json(small_db, "diff", "2013-05-01", "2013-07-13", "--rule", "702.18")
     assert {(c["old_number"], c["new_number"]) for c in document["changes"]} >= {
