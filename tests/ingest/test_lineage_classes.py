@@ -2176,3 +2176,18 @@ def test_an_entry_renamed_goes_on_where_its_rule_went_and_its_words_are_said() -
     # Where 421 went elsewhere, the words alone do not make Loop its heir.
     _, mapping = aligned(old, new, {"421": frozenset({"714"})})
     assert "Endless Rule (Informal)" not in mapping
+
+
+def test_a_rule_paired_with_a_short_echo_goes_on_in_the_rewrite_holding_all_it_held() -> None:
+    """Like 509.4 of 2016-08-26 ("Fourth, any abilities that triggered on blockers being
+    declared go on the stack."), paired on likeness with the short new 509.1i ("Any
+    abilities that trigger on blockers being declared trigger. See rule 509.4 ..."): the
+    rewrite 509.4a holds every word of it 509.1i holds and many more, so that is where it
+    went, as its parallel for attackers did (508.2 is 508.2b)."""
+    new = _raid_new("raiders", "defenders")
+    echo = ("509.1a", "subrule", "509.1", "Any effects that fire on defenders being named "
+            "fire. See rule 509.2 for more.")  # fmt: skip
+    new.insert(new.index(("509.2", "rule", "509", new[7][3])), echo)
+    _, mapping = aligned(RAID_OLD, new)
+    assert mapping.get("509.2") == "509.2a"
+    assert mapping.get("508.2") == "508.2a"

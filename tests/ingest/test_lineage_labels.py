@@ -392,6 +392,9 @@ def test_a_rule_rewritten_beside_its_parallel_is_the_rewrite(all_editions_db: Pa
     kb = rules_kb.open(all_editions_db)
     found = kb.where("508.2", "2016-08-26", "2016-09-30")
     assert (found.now, found.status, found.text_changed) == ("508.2b", "moved", True)
+    # Its parallel for blockers, once paired with the short 509.1i, is 509.4a, as the
+    # fourth sample's reader has it.
+    assert kb.where("509.4", "2016-08-26", "2016-09-30").now == "509.4a"
     assert kb.history("508.2b", "2016-09-30").versions[-1].key == "508.2"
 
 

@@ -61,7 +61,9 @@ Passes, cheapest first; each works on what the previous ones left:
    new rules left over hold them alike, one its rewrite and one its parallel for another
    case, it went on in the one holding every word of it the other holds, and more (508.2
    of 2016-08-26, "Second, any abilities that triggered on attackers being declared go on
-   the stack", is 508.2b, not 509.4a, said of blockers). An old
+   the stack", is 508.2b, not 509.4a, said of blockers), and a rule paired with a short
+   echo of it went on in a rewrite left over that holds every word of it the echo holds
+   and more (509.4 of 2016-08-26 is 509.4a, not 509.1i). An old
    rule left over that said for one case what another said for another went into the
    rewrite of that other where it treats both alike, naming both or neither (723.2d of
    2022-09-08, on the scheme deck, into 724.2a, on supplementary decks). An old record

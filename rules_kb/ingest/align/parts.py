@@ -227,6 +227,7 @@ def splits_and_merges(
     _merge_cores(state, group.old, sources)
     _second_copies(state, group.old)
     _parallel_merges(state, group.old, targets)
+    _better_homes(state, sources, group.new)
     return state.split, state.merged
 
 
@@ -565,6 +566,46 @@ def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) 
                 state.merged[i] = j
         elif len(words(old[i])) >= ALONE_WORDS:
             state.pair(i, j)
+
+
+def _better_homes(state: _Parting, sources: list[int], left_new: list[int]) -> None:
+    """A rule paired with a rewrite, where one new rule left over holds every word of it
+    the rewrite holds and SPLIT_MARGIN of its words more, SPLIT_CONTAINED of them at
+    least, went on in that one, and the rewrite is left over: "Fourth, any abilities that
+    triggered on blockers being declared go on the stack." (509.4 of 2016-08-26) is 509.4a
+    of 2016-09-30, which holds all of it but "Fourth" and "go", not 509.1i ("Any abilities
+    that trigger on blockers being declared trigger."), as short as it and so as alike
+    (the parallel 508.2 is 508.2b, `_holds_the_others`)."""
+    import numpy as np
+
+    old, new, words = state.old, state.new, state.words
+    free = [j for j in left_new if j not in state.old_of and j not in state.split]
+    paired = [
+        i
+        for i in sources
+        if i in state.pairs
+        and len(words(old[i])) >= SPLIT_WORDS
+        and _reworded(state, i, state.pairs[i])
+    ]
+    if not free or not paired:
+        return
+    contained, _ = containment([words(old[i]) for i in paired], [words(new[j]) for j in free])
+    for row, i in enumerate(paired):
+        columns = np.flatnonzero(contained[row] >= SPLIT_CONTAINED).tolist()
+        if not columns:
+            continue
+        mine, j = set(words(old[i])), state.pairs[i]
+        held = mine.intersection(words(new[j]))
+        better = [
+            free[column]
+            for column in columns
+            if held < (theirs := mine.intersection(words(new[free[column]])))
+            and len(theirs) - len(held) >= SPLIT_MARGIN * len(mine)
+        ]
+        if len(better) == 1 and better[0] not in state.old_of:
+            del state.old_of[j]
+            state.pair(i, better[0])
+            state.new_key[old[i].key] = new[better[0]].key
 
 
 def _second_copies(state: _Parting, left_old: list[int]) -> None:
