@@ -175,6 +175,9 @@ def range_end(start: str, end: str) -> str:
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
+SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
+"""The letters of subrules in order: the rules never letter one "l" or "o"."""
+
 
 def is_number(raw: str) -> bool:
     """Whether a query is a rule, chapter or section number in one of the written forms

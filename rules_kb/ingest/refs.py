@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from rules_kb.ingest.models import Edition, glossary_names
+from rules_kb.ingest.models import SUBRULE_LETTERS, Edition, glossary_names
 from rules_kb.ingest.models import sort_key as _sort_key
 
 #: Rule numbers recur in every edition: their order keys are computed once.
@@ -44,7 +44,6 @@ _CITATION = re.compile(
 )
 #: A candidate glossary cross-reference: "See X." / "See also X, Y, and Z."
 _CROSSREF = re.compile(r"\b[Ss]ee(?:\s+also)?\s+(?=[A-Z])[^.;:()\n]+")
-_LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters: l and o are skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +207,7 @@ def _range_end(first: str, last: str) -> str:
     """The full number a range ends on: 603.7d–f ends on 603.7f, 119.7–8 on 119.8."""
     head, _, tail = first.partition(".")
     if last.isalpha():
-        return first.rstrip(_LETTERS + "lo") + last
+        return first.rstrip(SUBRULE_LETTERS + "lo") + last
     if "." in last or not tail:
         return last
     return f"{head}.{last}"
@@ -489,15 +488,15 @@ def letter_after(letters: str) -> str:
     last = letters[-1]
     if last in "lo":
         last = chr(ord(last) - 1)
-    position = _LETTERS.index(last)
-    if position + 1 < len(_LETTERS):
-        return letters[:-1] + _LETTERS[position + 1]
+    position = SUBRULE_LETTERS.index(last)
+    if position + 1 < len(SUBRULE_LETTERS):
+        return letters[:-1] + SUBRULE_LETTERS[position + 1]
     return letter_after(letters[:-1]) + "a" if len(letters) > 1 else "aa"
 
 
 def numbers_between(first: str, last: str) -> Sequence[str]:
     """Subrule numbers strictly between two siblings ("702.19a", "702.19c" → "702.19b")."""
-    base = first.rstrip(_LETTERS + "lo")
+    base = first.rstrip(SUBRULE_LETTERS + "lo")
     wanted = sort_key(last)
     current = first[len(base) :]
     between: list[str] = []

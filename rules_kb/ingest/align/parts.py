@@ -605,7 +605,6 @@ def _better_homes(state: _Parting, sources: list[int], left_new: list[int]) -> N
         if len(better) == 1 and better[0] not in state.old_of:
             del state.old_of[j]
             state.pair(i, better[0])
-            state.new_key[old[i].key] = new[better[0]].key
 
 
 def _second_copies(state: _Parting, left_old: list[int]) -> None:

@@ -11,7 +11,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import Item
-from rules_kb.ingest.models import glossary_names, range_end
+from rules_kb.ingest.models import SUBRULE_LETTERS, glossary_names, range_end
 from rules_kb.titles import is_title
 from rules_kb.typography import fold, key
 
@@ -59,28 +59,24 @@ def renumber_references(text: str, number_map: Mapping[str, str]) -> str:
     return RULE_REFERENCE.sub(renumbered, text)
 
 
-#: The letters of subrules in order: the rules never letter one "l" or "o".
-_SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
-
-
 def _reordered_run(
     stem: str, first: str, last: str, number_map: Mapping[str, str]
 ) -> tuple[str, str] | None:
     """The first and last of the numbers a range's members went to, where they went
     under one rule as an unbroken run of letters; None for a range of two-letter
     subrules or one whose members went apart."""
-    if first not in _SUBRULE_LETTERS or last not in _SUBRULE_LETTERS:
+    if first not in SUBRULE_LETTERS or last not in SUBRULE_LETTERS:
         return None
-    members = _SUBRULE_LETTERS[_SUBRULE_LETTERS.index(first) : _SUBRULE_LETTERS.index(last) + 1]
+    members = SUBRULE_LETTERS[SUBRULE_LETTERS.index(first) : SUBRULE_LETTERS.index(last) + 1]
     went = sorted(
         (number_map[stem + letter] for letter in members if stem + letter in number_map),
         key=lambda number: (len(number), number),
     )
     if len(went) < 2:
         return None
-    stems = {number.rstrip(_SUBRULE_LETTERS) for number in went}
-    letters = "".join(number[len(number.rstrip(_SUBRULE_LETTERS)) :] for number in went)
-    if len(stems) != 1 or letters not in _SUBRULE_LETTERS:
+    stems = {number.rstrip(SUBRULE_LETTERS) for number in went}
+    letters = "".join(number[len(number.rstrip(SUBRULE_LETTERS)) :] for number in went)
+    if len(stems) != 1 or letters not in SUBRULE_LETTERS:
         return None
     return went[0], went[-1]
 
