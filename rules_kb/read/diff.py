@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules_kb.ingest.align import Alignment, Item, align, renumber_references
+from rules_kb.ingest.lineage import status, stored_alignment
 from rules_kb.ingest.models import normalise_number
 from rules_kb.records.changes import in_chapter
 from rules_kb.records.diff import (
@@ -68,6 +69,7 @@ class Library:
         self._texts: dict[int, str] = {}
         self._examples: dict[str, dict[int, tuple[int, ...]]] = {}
         self._alignments: dict[tuple[str, str, bool], Alignment] = {}
+        self._went: dict[tuple[str, str], dict[str, frozenset[str]]] = {}
 
     def dates(self) -> list[str]:
         """Every edition date, oldest first."""
@@ -115,12 +117,13 @@ class Library:
     def went(self, old: str, new: str) -> dict[str, frozenset[str]]:
         """Where the rules' alignment of two editions took each old rule (what the
         glossary's alignment reads, as at ingest)."""
-        return self.alignment(old, new).went(self.items(old), self.items(new))
+        if (old, new) not in self._went:
+            went = self.alignment(old, new).went(self.items(old), self.items(new))
+            self._went[old, new] = went
+        return self._went[old, new]
 
     def stored(self, old: str, new: str, *, glossary: bool = False) -> Alignment | None:
         """The alignment stored at ingest, when `old` is the edition `new` was aligned with."""
-        from rules_kb.ingest.lineage import stored_alignment
-
         return stored_alignment(
             self.reader.conn,
             self.reader.edition_id(old),
@@ -293,8 +296,6 @@ def _paired(
     `history` say the same of it: a number renumbered, a closing "See rule ..." that
     follows where the rules it cited went; a glossary entry renamed, pointing at its rule
     under the new name, is moved."""
-    from rules_kb.ingest.lineage import status
-
     old_text, new_text = texts[old.text_id], texts[new.text_id]
     # A heading whose quotes or italics alone changed is the same name (`heading_key`).
     renamed = old.key != new.key and heading_key(old.key) != heading_key(new.key)
