@@ -46,8 +46,18 @@ def test_the_readme_is_read_in_ten_minutes() -> None:
     assert len(README.read_text("utf-8").splitlines()) < 300
 
 
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped,
+    spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text("utf-8"), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
 @pytest.mark.parametrize("page", [README, *sorted(DOCS.glob("*.md"))], ids=lambda p: p.name)
 def test_every_link_between_the_pages_leads_somewhere(page: Path) -> None:
     text = page.read_text("utf-8")
-    for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
-        assert (page.parent / target).exists(), f"{page.name} links to {target}"
+    for target, anchor in re.findall(r"\]\(([^)#:\s]*)(?:#([^)]*))?\)", text):
+        linked = page.parent / target if target else page
+        assert linked.exists(), f"{page.name} links to {target}"
+        if anchor and linked.suffix == ".md":
+            assert anchor in _anchors(linked), f"{page.name} links to {target}#{anchor}"
