@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from rules_kb.ingest.align import Alignment, Item, align
+from rules_kb.ingest.align.leftovers import kept_under_followed_headings
 from rules_kb.ingest.align.model import Left
 from rules_kb.ingest.align.pairs import carried_sentences
-from rules_kb.ingest.align.parts import kept_under_followed_headings
 from rules_kb.ingest.align.words import Normalised
 from rules_kb.ingest.lineage import same_examples, status
 from rules_kb.worddiff import word_diff

@@ -114,10 +114,10 @@ not make texts look different) and applies the Magic 2010 renames ("in play" ->
 
 The modules: `model` (the items, the alignment, the records not paired yet), `words`
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
-(passes 6 to 10) and `glossary` (pass 6 for glossary entries: renames that leave an
-"(Obsolete)" stub, entries merged or split by name, by a term named in quotes ("World
-Rule" of 2009-07-11 from "World") or by the rules they cite). `align`
-below runs them in order.
+(pass 6), `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
+stub, entries merged or split by name, by a term named in quotes ("World Rule" of
+2009-07-11 from "World") or by the rules they cite) and `leftovers` (passes 7 to 10).
+`align` below runs them in order.
 """
 
 from __future__ import annotations
@@ -132,6 +132,14 @@ from rules_kb.ingest.align.glossary import (
     obsolete_stubs,
     quoted_terms,
 )
+from rules_kb.ingest.align.leftovers import (
+    Examples,
+    carried_examples,
+    followed_headings,
+    introductions,
+    kept_under_followed_headings,
+    mutual_leftovers,
+)
 from rules_kb.ingest.align.model import Alignment, Item, Left, LoadTexts
 from rules_kb.ingest.align.pairs import (
     carried_sentences,
@@ -142,15 +150,7 @@ from rules_kb.ingest.align.pairs import (
     same_key,
     unique_wording,
 )
-from rules_kb.ingest.align.parts import (
-    Examples,
-    carried_examples,
-    followed_headings,
-    introductions,
-    kept_under_followed_headings,
-    mutual_leftovers,
-    splits_and_merges,
-)
+from rules_kb.ingest.align.parts import splits_and_merges
 from rules_kb.ingest.align.words import (
     SHORT,
     Normalised,
