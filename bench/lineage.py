@@ -45,7 +45,8 @@ BLIND_SAMPLES = tuple(
                             ("ninth ", "blind9"), ("tenth ", "blind10"),
                             ("eleventh ", "blind11"), ("twelfth ", "blind12"),
                             ("thirteenth ", "blind13"), ("fourteenth ", "blind14"),
-                            ("fifteenth ", "blind15"), ("sixteenth ", "blind16")]
+                            ("fifteenth ", "blind15"), ("sixteenth ", "blind16"),
+                            ("seventeenth ", "blind17")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -725,14 +725,23 @@ def m059_entry_renamed_by_its_rules(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m060_better_home(db: Database, progress: Progress) -> None:
+def m060_better_home(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m059), and now a rule paired with a
     short echo of it goes on in a rewrite left over that holds every word of it the echo
-    holds and more: 509.4 of 2016-08-26 is 509.4a of 2016-09-30, where it was 509.1i."""
+    holds and more: 509.4 of 2016-08-26 is 509.4a of 2016-09-30, where it was 509.1i: the
+    editions are aligned again by m061."""
+
+
+@migration
+def m061_sentence_said_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m060), and now a sentence a rule
+    dropped, said again in other words beside it, is found by the rule most nearly that
+    sentence, though a longer rule elsewhere holds a word more of it: 400.7b of
+    2022-10-07 was split from 400.7a, where it was added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m061_...).
+# Further migrations go here, numbered in order (m062_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

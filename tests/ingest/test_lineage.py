@@ -351,6 +351,13 @@ def test_a_rule_opening_with_a_sentence_another_dropped_is_split_from_it(
         ("309.4", "2006-05-01", "309.3", "2006-02-01"),
         # the kept rule rewrote the sentence too, for another case
         ("610.3b", "2020-07-03", "610.3a", "2020-06-01"),
+        # in other words ("grant" for "give"), 64% of the sentence, while the new 611.3d
+        # holds a word more of it among much else
+        ("400.7b", "2022-10-07", "400.7a", "2022-09-08"),
+        ("205.3c", "2004-10-01", "205.3b", "2004-06-01"),
+        ("216.4", "2007-02-01", "216.3", "2006-10-01"),
+        # the nearer of two rules beside that echo it; 603.7f, on another case, is new
+        ("603.7e", "2010-04-23", "603.7d", "2010-02-01"),
     ],
 )
 def test_a_rule_saying_apart_a_sentence_its_neighbour_dropped_is_split_from_it(
@@ -365,6 +372,16 @@ def test_a_rule_saying_apart_a_sentence_its_neighbour_dropped_is_split_from_it(
     2020-07-03 (the triggered-ability case of 610.3a)."""
     assert_split_from(kb, number, edition, source, before)
     assert kb.where(source, before, edition).now == source
+
+
+def test_a_rule_echoing_a_dropped_sentence_less_nearly_than_its_neighbour_is_new(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """603.7f of 2010-04-23, on delayed triggered abilities a static ability's replacement
+    effect creates, echoes the sentence 603.7d dropped less nearly than 603.7e, on those
+    abilities create, beside it: 603.7e was split from 603.7d, and 603.7f is new."""
+    assert kb.history("603.7f", "2010-04-23").split_from is None
+    assert kb.where("603.7f", "2010-04-23", "2010-02-01").status == "not_yet"
 
 
 def test_quotation_marks_put_around_a_term_are_no_change(kb: rules_kb.KnowledgeBase) -> None:

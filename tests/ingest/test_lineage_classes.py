@@ -2191,3 +2191,73 @@ def test_a_rule_paired_with_a_short_echo_goes_on_in_the_rewrite_holding_all_it_h
     _, mapping = aligned(RAID_OLD, new)
     assert mapping.get("509.2") == "509.2a"
     assert mapping.get("508.2") == "508.2a"
+
+
+def test_a_sentence_said_apart_beside_its_rule_beats_a_longer_rule_elsewhere() -> None:
+    """Like 400.7b of 2022-10-07: 400.7a keeps its first sentence and its number, and the
+    next rule says its second sentence again in other words (64% of them). A new rule
+    elsewhere, 611.3d, holds a word more of that sentence but says much else besides: the
+    rule beside, nearly all of it that sentence, was split from 400.7a."""
+    keeps = "Powers that change the colour or the owner of a piece in the queue keep applying."
+    dropped = (
+        "Powers from lasting charms that give a piece in the queue a skill that lets it enter"
+        " for another price keep applying to the piece it becomes."
+    )
+    old: list[Row] = [
+        ("400", "chapter", "4", "Areas"),
+        ("400.7", "rule", "400", "A piece that moves between areas becomes a new piece."),
+        ("400.7a", "subrule", "400.7", f"{keeps} {dropped}"),
+        ("400.7b", "subrule", "400.7", "Shields against harm from a piece keep working on it."),
+        ("611", "chapter", "6", "Lasting Charms"),
+        ("611.3", "rule", "611", "A lasting charm applies to every piece it names at once."),
+    ]
+    new: list[Row] = [
+        ("400", "chapter", "4", "Areas"),
+        ("400.7", "rule", "400", "A piece that moves between areas becomes a new piece."),
+        ("400.7a", "subrule", "400.7", keeps),
+        ("400.7b", "subrule", "400.7", "Powers from lasting charms that grant a skill working"
+         " on the table to a piece keep applying to the piece it becomes (see rule 611.3d)."),
+        ("400.7c", "subrule", "400.7", "Shields against harm from a piece keep working on it."),
+        ("611", "chapter", "6", "Lasting Charms"),
+        ("611.3", "rule", "611", "A lasting charm applies to every piece it names at once."),
+        ("611.3d", "subrule", "611.3", "Lasting charms may let a player put a piece on the"
+         " table or in the queue, or may give a piece in the queue a skill that lets it enter"
+         " for another price. If the charm also gives it a skill that works only on the table,"
+         " that skill lasts as long as the charm says, else until the end of the game."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["400.7a"] == "400.7a"
+    assert keys(alignment, old, new, "split") == {("400.7a", "400.7b")}
+
+
+def test_of_two_rules_beside_that_echo_a_dropped_sentence_the_nearer_to_it_was_split() -> None:
+    """Like 603.7d of 2010-04-23, said of spells, and 603.7e, of abilities, which says
+    again the sentence 603.7d dropped; 603.7f, of a case the old rule never named, holds
+    as many of that sentence's words among many more: 603.7e alone was split from 603.7d."""
+    owner = "Each delayed charm has one owner, who may choose its targets."
+    old: list[Row] = [
+        ("603", "chapter", "6", "Delayed Charms"),
+        ("603.7", "rule", "603", "Some powers make delayed charms."),
+        (
+            "603.7d",
+            "subrule",
+            "603.7",
+            "The source of a delayed charm made by a spell is that"
+            f" spell. The source of a delayed charm made by another power is the source of that"
+            f" power. {owner}",
+        ),
+    ]
+    new: list[Row] = [
+        ("603", "chapter", "6", "Delayed Charms"),
+        ("603.7", "rule", "603", "Some powers make delayed charms."),
+        ("603.7d", "subrule", "603.7", "If a spell makes a delayed charm, the source of that"
+         f" delayed charm is that spell. {owner}"),
+        ("603.7e", "subrule", "603.7", "If a power makes a delayed charm, the source of that"
+         " delayed charm is the source of that other power."),
+        ("603.7f", "subrule", "603.7", "If a lasting power causes a swap by which a delayed"
+         " charm is made, the source of that delayed charm is the piece with that lasting"
+         " power, whichever player holds it, and it stays the source until the swap ends."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["603.7d"] == "603.7d"
+    assert keys(alignment, old, new, "split") == {("603.7d", "603.7e")}

@@ -258,6 +258,17 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.98),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 8132d72 (that of f4d8570); scored once,
+    # 1.000 / 0.988, statuses 0.991; one class it showed was fixed since (m061, 400.7b)
+    "blind17": (
+        212,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 

@@ -53,8 +53,10 @@ Passes, cheapest first; each works on what the previous ones left:
    203.1a), and where it keeps the old number the line goes on in it (807.4c of
    2010-07-16, its "When" become "After"). So was a rule placed just after an old rule's
    counterpart, under it or beside it, that says again, reworded, a sentence the
-   counterpart dropped, holding more of it than any other rule (614.13a of 2012-07-01,
-   from 614.13: "Such an effect can't cause the permanent itself to not enter ..."). An
+   counterpart dropped: of the rules there, the one most nearly that sentence, unless a
+   rule elsewhere holds as much of it and is as much made of it (614.13a of 2012-07-01,
+   from 614.13: "Such an effect can't cause the permanent itself to not enter ...";
+   400.7b of 2022-10-07 from 400.7a, though 611.3d holds a word more of it). An
    old record left over whose words are almost all in one new record was merged into it,
    but never displaces one printed there word for word, though it kept the number (the
    "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12); where two

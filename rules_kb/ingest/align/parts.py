@@ -61,10 +61,11 @@ LOST_CONTAINED = 0.5
 """A part found by what its source lost: the source's counterpart lost at least
 LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
 words are in the source."""
-LOST_SENTENCE = 0.7
+LOST_SENTENCE = 0.6
 """The share of the words of a sentence an old rule's counterpart dropped that a new rule
 placed beside that counterpart must hold to be the sentence said apart (203.1a of
-2005-08-01, on the mana cost of lands and tokens, holds 75% of what 203.1 said of it)."""
+2005-08-01, on the mana cost of lands and tokens, holds 75% of what 203.1 said of it;
+400.7b of 2022-10-07, "grant" for "give", 64% of the sentence 400.7a dropped)."""
 BESIDE = 3
 """How many places after an old rule's counterpart (under it, or beside it under one
 parent) a rule split from it stands, at most."""
@@ -781,15 +782,15 @@ def _lost_sentences(
     targets: list[int],
     found: dict[int, list[int]],
 ) -> set[int]:
-    """Parts found by a sentence their source dropped and said apart, reworded: a new rule
-    standing just after an old rule's counterpart (under it, or beside it) that holds
-    LOST_SENTENCE of the words of a sentence the counterpart no longer says, and half its
-    own words in the old rule, was split from it, unless another rewritten rule
-    (`targets`; one printed again said it before) holds more of that sentence, or the
-    counterpart as much (614.13a of 2012-07-01, on the choices an effect that modifies
-    how a permanent enters can't make, from 614.13's "Such an effect can't cause the
-    permanent itself to not enter"; 203.1a of 2005-08-01, on the mana cost of lands and
-    tokens, from 203.1). Returns them."""
+    """Parts found by a sentence their source dropped and said apart, reworded: of the new
+    rules standing just after an old rule's counterpart (under it, or beside it) with half
+    their words in the old rule, the one most nearly a sentence the counterpart no longer
+    says, holding LOST_SENTENCE of its words, was split from it, unless another rewritten
+    rule (`targets`; one printed again said it before) or the counterpart says it more
+    (`_holds_most`) (614.13a of 2012-07-01, on the choices an effect that modifies how a
+    permanent enters can't make, from 614.13's "Such an effect can't cause the permanent
+    itself to not enter"; 203.1a of 2005-08-01, on the mana cost of lands and tokens,
+    from 203.1). Returns them."""
     old, new, pairs, words = state.old, state.new, state.pairs, state.words
     taken = {j for pieces in found.values() for j in pieces}
     free = set(parts) - taken
@@ -813,15 +814,18 @@ def _lost_sentences(
         if not beside:
             continue
         dropped = [set(word_ids(sentence)) for sentence in state.dropped(i)]
-        for j in beside:
-            theirs = set(words(new[j]))
-            for sentence in dropped:
-                held = len(sentence & theirs)
-                if held >= LOST_SENTENCE * len(sentence) and _holds_most(
-                    state, sentence, held, j, kept, targets
-                ):
-                    claims.setdefault(j, []).append(i)
-                    break
+        for sentence in dropped:
+            # The rule beside most nearly the sentence says it again: 603.7e of 2010-04-23,
+            # on delayed triggers abilities create, not 603.7f, on those a static ability
+            # makes, which says the same of its own source.
+            j = max(beside, key=lambda j: _dice(sentence, set(words(new[j]))))
+            held = len(sentence.intersection(words(new[j])))
+            if (
+                held >= LOST_SENTENCE * len(sentence)
+                and _holds_most(state, sentence, held, j, kept, targets)
+                and i not in claims.get(j, ())
+            ):
+                claims.setdefault(j, []).append(i)
     # A part two old rules' sentences would claim ("(Players can always pay 0 life.)" of
     # both 119.4 and 119.4a, 2021-02-05) is only like them.
     for j, (i, *others) in claims.items():
@@ -834,16 +838,29 @@ def _lost_sentences(
 def _holds_most(
     state: _Parting, sentence: set[int], held: int, j: int, kept: int, targets: list[int]
 ) -> bool:
-    """Whether new `j`, holding `held` of a sentence's words, holds more of them than any
-    other of `targets`, and at least as many as `kept`, which went on from the sentence's
-    old rule (610.3b of 2020-07-03 says of triggered abilities what 610.3a, keeping the
-    number, says of spells: both rewrote the sentence)."""
+    """Whether new `j`, holding `held` of a sentence's words, is the rule that says it
+    again: no other of `targets` holds as many of them and is as much made of them (the
+    new 611.3d of 2022-10-07 holds more of what 400.7a dropped than 400.7b, which says
+    it apart, but says much else), and `kept`, which went on from the sentence's old
+    rule, holds no more (610.3b of 2020-07-03 says of triggered abilities what 610.3a,
+    keeping the number, says of spells: both rewrote the sentence)."""
     new, words = state.new, state.words
-    return all(
-        len(sentence.intersection(words(new[other]))) < held + (other == kept)
-        for other in targets
-        if other != j
-    )
+    mine = held / len(set(words(new[j])))
+
+    def beats(other: int) -> bool:
+        theirs = set(words(new[other]))
+        found = len(sentence & theirs)
+        if other == kept:
+            return found > held
+        return found >= held and found / len(theirs) >= mine
+
+    return not any(beats(other) for other in targets if other != j)
+
+
+def _dice(sentence: set[int], words: set[int]) -> float:
+    """How nearly a rule's words are a sentence's: twice the words both hold, over both
+    counts."""
+    return 2 * len(sentence & words) / (len(sentence) + len(words))
 
 
 def _carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
