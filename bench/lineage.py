@@ -46,7 +46,7 @@ BLIND_SAMPLES = tuple(
                             ("eleventh ", "blind11"), ("twelfth ", "blind12"),
                             ("thirteenth ", "blind13"), ("fourteenth ", "blind14"),
                             ("fifteenth ", "blind15"), ("sixteenth ", "blind16"),
-                            ("seventeenth ", "blind17")]
+                            ("seventeenth ", "blind17"), ("eighteenth ", "blind18")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -510,16 +510,18 @@ class Lines:
         marks = ", ".join("?" * len(wanted))
         found = {}
         explicit: dict[int, tuple[int | None, str]] = {}
-        # as `_explicit_new` (back: the row naming the record, a merged row last) or
-        # `_explicit_old` (forward: the row naming it as the old record, a split row last)
-        named, there_column, last, rows_of, ends = (
+        # as `_explicit_new` (back: the row naming the record, a split row last, a merged
+        # row never) or `_explicit_old` (forward: the row naming it as the old record, a
+        # merged row last, a split row never)
+        named, there_column, other_relation, rows_of, ends = (
             ("seq", "old_seq", "merged", edition_id, "split")
             if back
             else ("old_seq", "seq", "split", other, "merged")
         )
         query = (
             f"SELECT {named}, {there_column}, status FROM lineage WHERE edition_id = ?"
-            f" AND kind = ? AND {named} IN ({marks}) ORDER BY status = '{last}', rowid"
+            f" AND kind = ? AND {named} IN ({marks}) AND status != '{other_relation}'"
+            f" ORDER BY status = '{ends}', rowid"
         )
         for seq, there, status in self.conn.execute(query, [rows_of, kind, *wanted]):
             explicit.setdefault(int(seq), (there, status))
@@ -613,9 +615,11 @@ class Lines:
         whole = self._edition(kind, edition_id)
         if whole is not None:
             return whole.by_new.get(seq)
+        # A merged row names an old record that went into this one, not where this one
+        # came from (a record kept as it was has no row of its own): as `_Edition.read`.
         row = self.conn.execute(
             "SELECT old_seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND seq = ?"
-            " ORDER BY status = 'merged', rowid LIMIT 1",
+            " AND status != 'merged' ORDER BY status = 'split', rowid LIMIT 1",
             [edition_id, kind, seq],
         ).fetchone()
         return None if row is None else (row[0], row[1])
@@ -630,9 +634,10 @@ class Lines:
             if old_seq in whole.by_old:
                 return (True, *whole.by_old[old_seq])
             return False, None, None
+        # A split row names a new record split off this one, not where this one went.
         row = self.conn.execute(
             "SELECT seq, status FROM lineage WHERE edition_id = ? AND kind = ? AND old_seq = ?"
-            " ORDER BY status = 'split', rowid LIMIT 1",
+            " AND status != 'split' ORDER BY status = 'merged', rowid LIMIT 1",
             [edition_id, kind, old_seq],
         ).fetchone()
         return (False, None, None) if row is None else (True, row[0], row[1])

@@ -733,15 +733,40 @@ def m060_better_home(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m061_sentence_said_apart(db: Database, progress: Progress) -> None:
+def m061_sentence_said_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m060), and now a sentence a rule
     dropped, said again in other words beside it, is found by the rule most nearly that
     sentence, though a longer rule elsewhere holds a word more of it: 400.7b of
-    2022-10-07 was split from 400.7a, where it was added."""
+    2022-10-07 was split from 400.7a, where it was added: the editions are aligned again
+    by m062."""
+
+
+@migration
+def m062_second_copy(_db: Database, _progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m061), and now a rule printed twice
+    word for word, once keeping its letters, goes on in that copy and the other was split
+    from it: 300.2 of 2009-07-11 was split from 205.2b, where it was added: the editions
+    are aligned again by m063."""
+
+
+@migration
+def m063_rules_follow_their_heading(_db: Database, _progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m062), and now the rules of a heading
+    that followed its rules to a new home, paired under the heading it left, follow it to
+    their number there where that is as like them: 809.2 of 2010-04-23 is 811.2 of
+    2010-06-18, where it was 808.3: the editions are aligned again by m064."""
+
+
+@migration
+def m064_opening_sentence_core(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m063), and now a rule that took in
+    another goes on from the one whose sentence it opens with word for word: 502.10i of
+    2009-05-01 is 702.19m of 2009-07-11, where it was removed, and 502.11d was merged into
+    it; a heading whose rules went on or were merged under one new rule went there."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m062_...).
+# Further migrations go here, numbered in order (m065_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

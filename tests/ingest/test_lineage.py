@@ -374,6 +374,49 @@ def test_a_rule_saying_apart_a_sentence_its_neighbour_dropped_is_split_from_it(
     assert kb.where(source, before, edition).now == source
 
 
+@pytest.mark.parametrize(
+    ("number", "edition", "source", "before"),
+    [
+        ("300.1", "2009-07-11", "205.2a", "2009-05-01"),
+        ("300.2", "2009-07-11", "205.2b", "2009-05-01"),
+    ],
+)
+def test_a_second_copy_of_a_rule_printed_twice_was_split_from_it(
+    kb: rules_kb.KnowledgeBase, number: str, edition: str, source: str, before: str
+) -> None:
+    """205.2a and 205.2b of 2009-05-01 are each printed twice in 2009-07-11: under their
+    heading's new number 204.2 and again as 300.1 and 300.2. They go on in 204.2a and
+    204.2b, and the second copies were split from them, 205.2b's too though 204.2b prints
+    it word for word."""
+    assert_split_from(kb, number, edition, source, before)
+    assert kb.where(source, before, edition).now == "204.2" + source[-1]
+
+
+def test_a_rule_follows_its_heading_where_its_rules_went(kb: rules_kb.KnowledgeBase) -> None:
+    """ "Teams Variant" 809 of 2010-04-23 is "Alternating Teams Variant" 811 of
+    2010-06-18, where its rules went, and its 809.2 ("... The Teams variant uses the
+    following default options.") is 811.2, not 808.3, which says the same of the new
+    Team vs. Team variant; 808.3 is new."""
+    found = kb.where("809.2", "2010-04-23", "2010-06-18")
+    assert (found.now, found.status, found.text_changed) == ("811.2", "moved", True)
+    assert kb.history("808.3", "2010-06-18").split_from is None
+    assert kb.where("808.3", "2010-06-18", "2010-04-23").status == "not_yet"
+
+
+def test_a_rule_that_took_in_another_goes_on_from_the_one_it_opens_with(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """702.19m of 2009-07-11 opens with 502.10i word for word ("Multiple instances of
+    banding on the same creature are redundant.") and goes on with 502.11d, on bands with
+    other: it continues 502.10i, 502.11d was merged into it, and "Bands with Other"
+    502.11, whose rules went on or were merged under "Banding" 702.19, into 702.19."""
+    assert kb.where("502.10i", "2009-05-01", "2009-07-11").now == "702.19m"
+    merged = kb.where("502.11d", "2009-05-01", "2009-07-11")
+    assert (merged.status, merged.now) == ("merged", "702.19m")
+    heading = kb.where("502.11", "2009-05-01", "2009-07-11")
+    assert (heading.status, heading.now) == ("merged", "702.19")
+
+
 def test_a_rule_echoing_a_dropped_sentence_less_nearly_than_its_neighbour_is_new(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

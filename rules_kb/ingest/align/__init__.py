@@ -41,13 +41,15 @@ Passes, cheapest first; each works on what the previous ones left:
    reductions took 116.7a). A record printed again word for word lost nothing to a part,
    though a new record written after it took its number ("Vanguard is a card type ..."
    310.1 of 2012-05-01 is 311.1; the new 310.1, on phenomena, is new); printed twice, it
-   goes on in the copy keeping its number or letters, a pointer aside (205.2a of
-   2009-05-01 is 204.2a, and 300.1 was split from it). A rule said of two cases, printed
-   once for each in the same words, was split in two: "... a replacement or prevention
-   effect" 419.3 of 2009-05-01 is 613.3, on replacement effects, and 614.3, on prevention
-   effects, was split from it, and so was 113.1d, on triggered abilities, from 415.2 on
-   "an activated or triggered ability", though it says more (a copy keeping both cases is
-   new, and so is a rule for a case its source did not name beside the other). A record
+   goes on in the copy keeping its number or letters, a pointer aside, and the other
+   copy was split from it (205.2a of 2009-05-01 is 204.2a, and 300.1 was split from it;
+   205.2b, printed word for word in both, is 204.2b, and 300.2). A rule said of two
+   cases, printed once for each in the same words, was split in two: "... a replacement
+   or prevention effect" 419.3 of 2009-05-01 is 613.3, on replacement effects, and
+   614.3, on prevention effects, was split from it, and so was 113.1d, on triggered
+   abilities, from 415.2 on "an activated or triggered ability", though it says more (a
+   copy keeping both cases is new, and so is a rule for a case its source did not name
+   beside the other). A record
    left new that opens with a sentence one old record dropped, word for word or a word or
    two changed, was split off it too, however much it added (203.1c of 2007-05-01, from
    203.1a), and where it keeps the old number the line goes on in it (807.4c of
@@ -65,7 +67,10 @@ Passes, cheapest first; each works on what the previous ones left:
    of 2016-08-26, "Second, any abilities that triggered on attackers being declared go on
    the stack", is 508.2b, not 509.4a, said of blockers), and a rule paired with a short
    echo of it went on in a rewrite left over that holds every word of it the echo holds
-   and more (509.4 of 2016-08-26 is 509.4a, not 509.1i). An old
+   and more (509.4 of 2016-08-26 is 509.4a, not 509.1i). A rule that took in others
+   goes on from the one its first sentence comes from, and from one that says that
+   sentence word for word, though another holds almost as much of it (702.19m of
+   2009-07-11 from 502.10i, and 502.11d was merged into it). An old
    rule left over that said for one case what another said for another went into the
    rewrite of that other where it treats both alike, naming both or neither (723.2d of
    2022-09-08, on the scheme deck, into 724.2a, on supplementary decks). An old record
@@ -82,12 +87,16 @@ Passes, cheapest first; each works on what the previous ones left:
 7. headings followed: a section or chapter heading paired by its title alone, whose
    rules left it for one new heading of its kind left over, goes there ("Copying Spells
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
-   Abilities" 415; "General" 300 of 2009-05-01 is "General" 500); then a rule left over
+   Abilities" 415; "General" 300 of 2009-05-01 is "General" 500), and its rules paired
+   under the heading it left go to their number under its new home where that is as
+   like them (809.2 of 2010-04-23 is 811.2, not 808.3); then a rule left over
    whose subrules all went under one new rule went there too, continuing in it
    ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where that rule continues another,
    merged into it, and so did a title into a rule split off another (the title 418.3 of
-   2009-05-01 into 610.2, split off 418.1); a section or chapter whose rules stand in one
-   new heading of its kind, under different rules of it, went there ("Ending the Turn"
+   2009-05-01 into 610.2, split off 418.1); where too few of its subrules went on, those
+   merged count too ("Bands with Other" 502.11 of 2009-05-01 into "Banding" 702.19); a
+   section or chapter whose rules stand in one new heading of its kind, under different
+   rules of it, went there ("Ending the Turn"
    716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716);
    a section or chapter with one rule that stayed under its number, or went deeper under
    a rule of it, is that heading renamed in place ("Type" 205 is "Type Line" 205 of
@@ -221,7 +230,7 @@ def align(
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
         cited_renames(old, new, pairs, split, merged, texts, went)
-    followed_headings(old, new, pairs, split, merged, titles)
+    followed_headings(old, new, pairs, split, merged, texts, titles)
     kept_under_followed_headings(old, new, pairs, split, merged, texts, titles)
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:

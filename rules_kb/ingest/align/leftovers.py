@@ -42,6 +42,7 @@ def followed_headings(
     pairs: dict[int, int],
     split: Mapping[int, int],
     merged: dict[int, int],
+    texts: Normalised,
     titles: Container[int] = frozenset(),
 ) -> None:
     """Pass 7: a rule left over whose subrules that went on (at least FOLLOWED_CHILDREN,
@@ -74,7 +75,7 @@ def followed_headings(
         return sum(key == where or descends(key, where) for key in keys) / len(below)
 
     if len(pairs) + len(split) < len(new):  # (a new rule left over)
-        _headings_left_behind(old, new, pairs, split, children, support)
+        _headings_left_behind(old, new, pairs, split, children, support, texts)
     if len(pairs) + len(merged) == len(old):  # (no old rule left over)
         return
     old_of = {j: i for i, j in pairs.items()}
@@ -85,7 +86,11 @@ def followed_headings(
         for i in waiting:
             if i in pairs or i in merged:
                 continue
-            home = _followed_home(new, pairs, children.get(old[i].key, []), old[i], old_of)
+            below = children.get(old[i].key, [])
+            # Its subrules merged into others count where those that went on are too few.
+            home = _followed_home(new, pairs, below, old[i], old_of)
+            if home is None and any(child in merged for child in below):
+                home = _followed_home(new, {**merged, **pairs}, below, old[i], old_of)
             if home is None:
                 continue
             if home in split:
@@ -182,6 +187,7 @@ def _headings_left_behind(
     split: Mapping[int, int],
     children: Mapping[str, list[int]],
     support: Callable[[int, int], float],
+    texts: Normalised,
 ) -> None:
     """Before pass 7: a section or chapter heading is its title, and a title says little
     ("General" heads every chapter); its rules say where it went. A heading paired with
@@ -190,7 +196,10 @@ def _headings_left_behind(
     LEFT_BEHIND_SHARE of those that went on), went there: "Copying Spells and
     Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
     Abilities" 415; "General" 300 of 2009-05-01, over the turn's rules, is "General" 500.
-    The heading it leaves is left over."""
+    The heading it leaves is left over. Its rules paired under that heading, on the
+    strength of standing under it, follow it to their number under its new home where that
+    is left over and as like them ("Teams Variant" 809 of 2010-04-23 is "Alternating Teams
+    Variant" 811, not "Team vs. Team Variant" 808, and its 809.2 is 811.2, not 808.3)."""
     taken = set(pairs.values()) | set(split)
     for i, j in list(pairs.items()):
         if old[i].kind not in LEVELS[0]:
@@ -210,6 +219,36 @@ def _headings_left_behind(
         pairs[i] = home
         taken.discard(j)
         taken.add(home)
+        _rules_follow(old, new, pairs, taken, gone, i, j, home, texts)
+
+
+def _rules_follow(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    taken: set[int],
+    rules: list[int],
+    i: int,
+    left: int,
+    home: int,
+    texts: Normalised,
+) -> None:
+    """Old heading `i`'s `rules` paired under `left`, the heading it left for `home`, go
+    to their number under `home` where that is left over and at least as like them."""
+    number = {item.key: k for k, item in enumerate(new) if item.kind != "glossary"}
+    for child in rules:
+        now = pairs[child]
+        if new[now].parent != new[left].key:
+            continue
+        there = number.get(new[home].key + old[child].key[len(old[i].key) :])
+        if there is None or there in taken or new[there].text_id not in texts.raw:
+            continue
+        said = [texts[old[child].text_id]]
+        alike = likeness(said, [texts[new[now].text_id], texts[new[there].text_id]])
+        if alike[0, 1] >= alike[0, 0]:
+            pairs[child] = there
+            taken.discard(now)
+            taken.add(there)
 
 
 def _followed_home(

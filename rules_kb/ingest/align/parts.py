@@ -305,6 +305,12 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
             del state.old_of[kept]
             state.pair(i, twin)
             state.split[kept] = i
+        elif new[kept].key in names:
+            # Printed twice, the copy keeping its number or letters in hand: the other copy
+            # was split from it (205.2b of 2009-05-01 is 204.2b, and 300.2 was split off).
+            for j in pieces:
+                if j != kept and state.content(new[j]) == own:
+                    state.split[j] = i
         return
     if kept is not None:
         # A part holds what the old rule's counterpart lost, not what it kept.
@@ -863,6 +869,20 @@ def _dice(sentence: set[int], words: set[int]) -> float:
     return 2 * len(sentence & words) / (len(sentence) + len(words))
 
 
+def _opens_with(state: _Parting, j: int, core: int, other: int) -> bool:
+    """Whether new `j` opens with a sentence old `core` says word for word (or almost)
+    and old `other` does not: "Multiple instances of banding on the same creature are
+    redundant." opens 702.19m of 2009-07-11, said so by 502.10i, while 502.11d, whose
+    sentence on bands with other follows it, holds all but one of its words."""
+    first = opening(state.texts.raw[state.new[j].text_id])
+    if first is None:
+        return False
+    texts, old = state.texts, state.old
+    return _carries_sentence(texts, first, old[core].text_id) and not _carries_sentence(
+        texts, first, old[other].text_id
+    )
+
+
 def _carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
     """Whether a text carries a (normalised) sentence, word for word or almost."""
     from rapidfuzz import fuzz
@@ -912,7 +932,9 @@ def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> No
             continue
         shares = {k: share_within(first, set(words(old[k]))) for k in (i, *candidates)}
         core = max(candidates, key=shares.__getitem__)
-        if shares[core] < LEADING or shares[core] <= shares[i] + SPLIT_MARGIN:
+        if shares[core] < LEADING or (
+            shares[core] <= shares[i] + SPLIT_MARGIN and not _opens_with(state, j, core, i)
+        ):
             continue
         if core != namesake and share_within(words(old[core]), own) < SPLIT_CONTAINED_ALONE:
             continue
