@@ -46,7 +46,8 @@ BLIND_SAMPLES = tuple(
                             ("eleventh ", "blind11"), ("twelfth ", "blind12"),
                             ("thirteenth ", "blind13"), ("fourteenth ", "blind14"),
                             ("fifteenth ", "blind15"), ("sixteenth ", "blind16"),
-                            ("seventeenth ", "blind17"), ("eighteenth ", "blind18")]
+                            ("seventeenth ", "blind17"), ("eighteenth ", "blind18"),
+                            ("nineteenth ", "blind19")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

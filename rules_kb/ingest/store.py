@@ -758,15 +758,24 @@ def m063_rules_follow_their_heading(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m064_opening_sentence_core(db: Database, progress: Progress) -> None:
+def m064_opening_sentence_core(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m063), and now a rule that took in
     another goes on from the one whose sentence it opens with word for word: 502.10i of
     2009-05-01 is 702.19m of 2009-07-11, where it was removed, and 502.11d was merged into
-    it; a heading whose rules went on or were merged under one new rule went there."""
+    it; a heading whose rules went on or were merged under one new rule went there: the
+    editions are aligned again by m065."""
+
+
+@migration
+def m065_entry_said_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m064), and now a new glossary entry
+    that says apart what an old entry lost as it went on was split from it: "Tap Symbol"
+    of 2009-07-11 from "Tap", and "Attach" of 2005-08-01 from "Move", where they were
+    added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m065_...).
+# Further migrations go here, numbered in order (m066_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -417,6 +417,28 @@ def test_a_rule_that_took_in_another_goes_on_from_the_one_it_opens_with(
     assert (heading.status, heading.now) == ("merged", "702.19")
 
 
+@pytest.mark.parametrize(
+    ("term", "edition", "source", "before"),
+    [
+        ("Tap Symbol", "2009-07-11", "Tap", "2009-05-01"),
+        ("Untap Step", "2003-07-01", "Untap", "2003-03-15"),
+        ("Attach", "2005-08-01", "Move", "2005-02-01"),
+        ("Active Player, Nonactive Player Rule", "2003-07-01", "Active Player", "2003-03-15"),
+    ],
+)
+def test_an_entry_saying_apart_what_an_entry_lost_was_split_from_it(
+    kb: rules_kb.KnowledgeBase, term: str, edition: str, source: str, before: str
+) -> None:
+    """ "Tap" of 2009-05-01 went on to say only what tapping is, and its paragraph on the tap
+    symbol became "Tap Symbol"; "Untap" of 2003-03-15 lost its second meaning, the untap
+    step, to "Untap Step"; "Move" of 2005-02-01 kept only counters, and "Attach" says the
+    rest; "Active Player" lost its paragraph on who chooses first. Each new entry was split
+    from the old one, which goes on under its name."""
+    history = kb.history(term, edition)
+    assert history.split_from == Step(before, source)
+    assert kb.where(source, before, edition).now == source
+
+
 def test_a_rule_echoing_a_dropped_sentence_less_nearly_than_its_neighbour_is_new(
     kb: rules_kb.KnowledgeBase,
 ) -> None:

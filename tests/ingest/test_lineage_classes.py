@@ -2400,3 +2400,40 @@ def test_a_rule_that_took_in_another_goes_on_from_the_one_it_opens_with() -> Non
     alignment, mapping = aligned(old, new)
     assert mapping["502.10i"] == "702.19m"
     assert keys(alignment, old, new, "merged") >= {("502.11d", "702.19m"), ("502.11", "702.19")}
+
+
+def test_an_entry_saying_apart_what_an_entry_lost_was_split_from_it() -> None:
+    """Like "Tap" of 2009-05-01, whose second paragraph on the tap symbol became the new
+    entry "Tap Symbol" as "Tap" went on to say only what tapping is, and "Untap", which
+    said the same of the untap symbol: "Tap Symbol" was split from "Tap", the entry
+    holding all of its words; and like "Move" of 2005-08-01, most of whose words went to
+    the new "Attach". A new entry made of what an old one kept is only like it."""
+    old: list[Row] = [
+        ("Flip", "glossary", None, "To flip a tile is to turn it face down. The flip mark in "
+         "a cost means \"Flip this tile.\" A tile already face down can't be flipped again. "
+         "See rule 104.4."),
+        ("Unflip", "glossary", None, "To unflip a tile is to turn it face up. The unflip mark "
+         "in a cost means \"Unflip this tile.\" A tile already face up can't be unflipped "
+         "again. See rule 104.5."),
+        ("Shift", "glossary", None, "To shift a marker, a banner or a token means to take it "
+         "from where it is and put it onto another tile or player. If the banner or token "
+         "is gone or the tile is no longer in play, nothing happens. A shifted banner gets "
+         "a new timestamp; nothing else about it changes."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("Flip", "glossary", None, "To turn a tile face down. See rule 701.15, \"Flip.\""),
+        ("Flip Mark", "glossary", None, "The flip mark in a cost means \"Flip this tile.\" "
+         "See rule 107.5."),
+        ("Unflip", "glossary", None, "To turn a tile face up. See rule 701.15, \"Flip.\""),
+        ("Shift", "glossary", None, "To shift a marker means to take it from where it is and "
+         "put it onto another tile or player."),
+        ("Fasten", "glossary", None, "To fasten a banner or a token to a tile means to take "
+         "it from where it is and put it onto that tile. If the banner or token is gone or "
+         "the tile is no longer in play, nothing happens. A fastened banner gets a new "
+         "timestamp; nothing else about it changes."),
+        ("Tile", "glossary", None, "A tile is a square piece that may be turned face up or "
+         "face down."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert (mapping["Flip"], mapping["Shift"]) == ("Flip", "Shift")
+    assert keys(alignment, old, new, "split") == {("Flip", "Flip Mark"), ("Shift", "Fasten")}

@@ -280,6 +280,17 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 7a270d4 (m064); scored once, 1.000 / 0.989,
+    # statuses 0.991; one class it showed was fixed since (m065, "Attach" from "Move")
+    "blind19": (
+        225,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 

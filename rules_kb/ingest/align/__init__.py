@@ -78,7 +78,10 @@ Passes, cheapest first; each works on what the previous ones left:
    2009-05-01 became 612.1-612.3).
    A rule still left over on both sides went on in the one new rule that carries a long
    sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around
-   "If no creatures are currently blocking it..."). A glossary entry left over whose
+   "If no creatures are currently blocking it..."). A new glossary entry that says apart
+   what an old entry lost as it went on, nearly all its words that entry's, was split
+   from it ("Tap Symbol" of 2009-07-11 from "Tap", "Attach" of 2005-08-01 from "Move").
+   A glossary entry left over whose
    name holds a continued entry's name whole was merged into it where that entry has
    come to cite a rule the old one cited, as the rule went ("Colorless mana" of
    2009-05-01, 104.3d, into "Colorless", 107.4c); one left over is the one new entry
@@ -127,7 +130,8 @@ The modules: `model` (the items, the alignment, the records not paired yet), `wo
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
 (pass 6), `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
 stub, entries merged or split by name, by a term named in quotes ("World Rule" of
-2009-07-11 from "World") or by the rules they cite) and `leftovers` (passes 7 to 10).
+2009-07-11 from "World"), by what an entry lost ("Tap Symbol" from "Tap") or by the
+rules they cite) and `leftovers` (passes 7 to 10).
 `align` below runs them in order.
 """
 
@@ -136,6 +140,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from rules_kb.ingest.align.glossary import (
+    carried_entries,
     cited_heirs,
     cited_renames,
     named_parts,
@@ -227,6 +232,7 @@ def align(
     split.update(named_stubs(old, new, pairs, split, reworded))
     named_parts(old, new, pairs, split, merged, reworded)
     quoted_terms(old, new, pairs, split, reworded, texts)
+    carried_entries(old, new, pairs, split, reworded, texts)
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
         cited_renames(old, new, pairs, split, merged, texts, went)

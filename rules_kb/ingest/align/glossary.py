@@ -219,8 +219,7 @@ def quoted_terms(
     QUOTED_HELD of the new entry's words. A term merely quoted ("a Forest is type
     "forest"" in "Land Type" of 2003-03-15) says little of the new entry ("Forest")."""
     group = reworded.of(old, new, GLOSSARY)
-    taken = set(pairs.values()) | set(split)
-    lone = [j for j in group.new if j not in taken and not is_stub(new[j].key)]
+    lone = _entries_left(new, group.new, pairs, split)
     if not lone:
         return
     named: dict[str, list[int]] = {}
@@ -239,6 +238,79 @@ def quoted_terms(
         said = set(word_ids(texts[old[i].text_id]))
         if share_within(word_ids(texts[new[j].text_id]), said) >= QUOTED_HELD:
             split[j] = i
+
+
+CARRIED_ENTRY_HELD = 0.7
+"""The share of a new entry's words that an old entry which went on must hold, for the
+new entry to be what that entry lost, said apart (`carried_entries`), ..."""
+CARRIED_ENTRY_LOST = 0.5
+"""... where it carries this share of the words the old entry lost, ..."""
+CARRIED_ENTRY_WORDS = 10
+"""... and at least this many of them."""
+CARRIED_ENTRY_ALL = 0.9
+"""Or the share of its words the old entry must hold where it carries a paragraph of it
+alone, at least CARRIED_ENTRY_FEW of the words that entry lost ("Tap Symbol" of
+2009-07-11 from "Tap", which kept turning a permanent sideways)."""
+CARRIED_ENTRY_FEW = 5
+
+
+def carried_entries(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    split: dict[int, int],
+    reworded: Left,
+    texts: Normalised,
+) -> None:
+    """A new entry left over that says apart what one old entry lost, as that entry went on,
+    was split from it: the old entry holds CARRIED_ENTRY_HELD of its words, and it carries
+    CARRIED_ENTRY_LOST (and CARRIED_ENTRY_WORDS) of the words the old entry lost ("Attach"
+    of 2005-08-01 from "Move", which went on to speak of counters alone; "Active Player,
+    Nonactive Player Rule" of 2003-07-01 from "Active Player"), or the old entry holds
+    CARRIED_ENTRY_ALL of its words and it carries CARRIED_ENTRY_FEW of those lost ("Untap
+    Step" of 2003-07-01 from "Untap"; "Tap Symbol" of 2009-07-11 from "Tap"). A new entry
+    built of what the old one kept is only like it."""
+    group = reworded.of(old, new, GLOSSARY)
+    lone = _entries_left(new, group.new, pairs, split)
+    if not lone:
+        return
+    lost: dict[int, set[int]] = {}
+    for i in group.old:
+        j = pairs.get(i)
+        if j is not None:
+            gone = set(word_ids(texts[old[i].text_id])) - set(word_ids(texts[new[j].text_id]))
+            if len(gone) >= CARRIED_ENTRY_FEW:
+                lost[i] = gone
+
+    def carried(mine: tuple[int, ...], i: int) -> tuple[float, int] | None:
+        """How much of the new entry old `i` holds, and how many words it lost the new
+        one carries, where that is enough to be their source."""
+        count = len(lost[i].intersection(mine))
+        held = share_within(mine, set(word_ids(texts[old[i].text_id])))
+        if (held >= CARRIED_ENTRY_ALL and count >= CARRIED_ENTRY_FEW) or (
+            held >= CARRIED_ENTRY_HELD
+            and count >= max(CARRIED_ENTRY_WORDS, CARRIED_ENTRY_LOST * len(lost[i]))
+        ):
+            return held, count
+        return None
+
+    for j in lone:
+        mine = word_ids(texts[new[j].text_id])
+        # The source holding most of it, by a word: "Tap Symbol" of 2009-07-11 is all in
+        # "Tap", not quite all in "Untap", which said the same of the untap symbol.
+        found = sorted(
+            ((said, i) for i in lost if (said := carried(mine, i)) is not None), reverse=True
+        )
+        if found and (len(found) == 1 or found[0][0] > found[1][0]):
+            split[j] = found[0][1]
+
+
+def _entries_left(
+    new: Sequence[Item], group: Sequence[int], pairs: Mapping[int, int], split: Mapping[int, int]
+) -> list[int]:
+    """The new entries of `group` neither paired nor split off yet, stubs aside."""
+    taken = set(pairs.values()) | set(split)
+    return [j for j in group if j not in taken and not is_stub(new[j].key)]
 
 
 def _quoted(text: str) -> frozenset[str]:
