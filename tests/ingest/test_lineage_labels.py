@@ -291,6 +291,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 2576196 (m065); scored once
+    "blind20": (
+        221,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.98, 0.96),
+        },
+    ),
 }
 
 
