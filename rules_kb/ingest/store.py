@@ -767,15 +767,23 @@ def m064_opening_sentence_core(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m065_entry_said_apart(db: Database, progress: Progress) -> None:
+def m065_entry_said_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m064), and now a new glossary entry
     that says apart what an old entry lost as it went on was split from it: "Tap Symbol"
     of 2009-07-11 from "Tap", and "Attach" of 2005-08-01 from "Move", where they were
+    added: the editions are aligned again by m066."""
+
+
+@migration
+def m066_lost_case_said_apart(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m065), and now a part that says the
+    case its source named beside the one its counterpart kept was split from it: 115.1b
+    of 2009-07-11 ("... activate an activated ability ...") from 408.1d, where it was
     added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m066_...).
+# Further migrations go here, numbered in order (m067_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

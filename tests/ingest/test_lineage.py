@@ -374,6 +374,16 @@ def test_a_rule_saying_apart_a_sentence_its_neighbour_dropped_is_split_from_it(
     assert kb.where(source, before, edition).now == source
 
 
+def test_a_rule_saying_the_case_its_source_named_beside_the_kept_one_was_split(
+    kb: rules_kb.KnowledgeBase,
+) -> None:
+    """408.1d of 2009-05-01 ("A player may play an instant spell or an activated ability
+    any time he or she has priority. ...") goes on as 115.1a of 2009-07-11, on spells, and
+    115.1b, on activated abilities, the other case it named, was split from it."""
+    assert_split_from(kb, "115.1b", "2009-07-11", "408.1d", "2009-05-01")
+    assert kb.where("408.1d", "2009-05-01", "2009-07-11").now == "115.1a"
+
+
 @pytest.mark.parametrize(
     ("number", "edition", "source", "before"),
     [

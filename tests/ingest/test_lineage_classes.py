@@ -2437,3 +2437,36 @@ def test_an_entry_saying_apart_what_an_entry_lost_was_split_from_it() -> None:
     alignment, mapping = aligned(old, new)
     assert (mapping["Flip"], mapping["Shift"]) == ("Flip", "Shift")
     assert keys(alignment, old, new, "split") == {("Flip", "Flip Mark"), ("Shift", "Fasten")}
+
+
+def test_a_part_saying_the_case_its_source_named_beside_the_kept_one_was_split() -> None:
+    """Like 408.1d of 2009-05-01 ("A player may play an instant spell or an activated
+    ability any time he or she has priority. ..."), which goes on as 115.1a on spells
+    alone, while 115.1b says the other case it named, "A player may activate an activated
+    ability any time he or she has priority.": too few of the words 115.1a lost to be a
+    part by their count, but the phrase it lost whole, and nearly all of 115.1b's words
+    were 408.1d's. Its counterpart kept the rest; 115.1b was split from it."""
+    old: list[Row] = [
+        ("408", "chapter", "4", "Timing"),
+        ("408.1", "rule", "408", "Timing"),
+        (
+            "408.1d",
+            "subrule",
+            "408.1",
+            "A player may play a quick move or a charged power any "
+            "time he or she holds the baton. Moves other than quick ones may be played in the "
+            "player's main round, when that player holds the baton and the queue is empty.",
+        ),
+    ]
+    new: list[Row] = [
+        ("115", "chapter", "1", "Timing and the Baton"),
+        ("115.1", "rule", "115", "Timing"),
+        ("115.1a", "subrule", "115.1", "A player may play a quick move any time he or she "
+         "holds the baton. A player may play a slow move in his or her main round any time "
+         "he or she holds the baton and the queue is empty."),
+        ("115.1b", "subrule", "115.1", "A player may use a charged power any time he or she "
+         "holds the baton."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["408.1d"] == "115.1a"
+    assert keys(alignment, old, new, "split") == {("408.1d", "115.1b")}

@@ -315,7 +315,11 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
     if kept is not None:
         # A part holds what the old rule's counterpart lost, not what it kept.
         lost = set(words(old[i])) - set(words(new[kept]))
-        pieces = [j for j in pieces if j in sure or _carries(words(new[j]), lost)]
+        pieces = [
+            j
+            for j in pieces
+            if j in sure or _carries(words(new[j]), lost) or _says_lost_phrase(state, i, j, lost)
+        ]
         if not pieces:
             return
     if kept is None:
@@ -344,6 +348,32 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
     for j in pieces:
         if j != kept:
             state.split[j] = i
+
+
+def _says_lost_phrase(state: _Parting, i: int, j: int, lost: set[int]) -> bool:
+    """Whether new `j`, nearly all of whose words old `i` holds, says a phrase of two or
+    more words of `i` that `i`'s counterpart lost: the case it named beside the one its
+    counterpart kept ("an instant spell or an activated ability" 408.1d of 2009-05-01;
+    115.1a keeps the spells and 115.1b says "activated ability")."""
+    mine = word_ids(state.texts[state.new[j].text_id], ordered=True)
+    if share_within(mine, set(state.words(state.old[i]))) < PHRASE_HELD:
+        return False
+    said = word_ids(state.texts[state.old[i].text_id], ordered=True)
+    runs: list[tuple[int, ...]] = []
+    run: list[int] = []
+    for word in (*said, -1):
+        if word in lost:
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            runs.append(tuple(run))
+        run = []
+    text = f" {' '.join(map(str, mine))} "
+    return any(f" {' '.join(map(str, phrase))} " in text for phrase in runs)
+
+
+PHRASE_HELD = 0.9
+"""The share of a part's words its source must hold for a phrase it lost to place it."""
 
 
 def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
