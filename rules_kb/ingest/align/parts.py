@@ -61,6 +61,9 @@ LOST_CONTAINED = 0.5
 """A part found by what its source lost: the source's counterpart lost at least
 LOST_WORDS words, the part holds LOST_CARRIED of them, and LOST_CONTAINED of its own
 words are in the source."""
+PHRASE_HELD = 0.9
+"""The share of a part's words its source must hold for a phrase of it that the source's
+counterpart lost to place the part (`_says_lost_phrase`)."""
 LOST_SENTENCE = 0.6
 """The share of the words of a sentence an old rule's counterpart dropped that a new rule
 placed beside that counterpart must hold to be the sentence said apart (203.1a of
@@ -370,10 +373,6 @@ def _says_lost_phrase(state: _Parting, i: int, j: int, lost: set[int]) -> bool:
         run = []
     text = f" {' '.join(map(str, mine))} "
     return any(f" {' '.join(map(str, phrase))} " in text for phrase in runs)
-
-
-PHRASE_HELD = 0.9
-"""The share of a part's words its source must hold for a phrase it lost to place it."""
 
 
 def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
@@ -854,7 +853,7 @@ def _lost_sentences(
             # The rule beside most nearly the sentence says it again: 603.7e of 2010-04-23,
             # on delayed triggers abilities create, not 603.7f, on those a static ability
             # makes, which says the same of its own source.
-            j = max(beside, key=lambda j: _dice(sentence, set(words(new[j]))))
+            j = max(beside, key=lambda j: _nearness(sentence, set(words(new[j]))))
             held = len(sentence.intersection(words(new[j])))
             if (
                 held >= LOST_SENTENCE * len(sentence)
@@ -893,7 +892,7 @@ def _holds_most(
     return not any(beats(other) for other in targets if other != j)
 
 
-def _dice(sentence: set[int], words: set[int]) -> float:
+def _nearness(sentence: set[int], words: set[int]) -> float:
     """How nearly a rule's words are a sentence's: twice the words both hold, over both
     counts."""
     return 2 * len(sentence & words) / (len(sentence) + len(words))
