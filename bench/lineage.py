@@ -47,7 +47,8 @@ BLIND_SAMPLES = tuple(
                             ("thirteenth ", "blind13"), ("fourteenth ", "blind14"),
                             ("fifteenth ", "blind15"), ("sixteenth ", "blind16"),
                             ("seventeenth ", "blind17"), ("eighteenth ", "blind18"),
-                            ("nineteenth ", "blind19"), ("twentieth ", "blind20")]
+                            ("nineteenth ", "blind19"), ("twentieth ", "blind20"),
+                            ("twenty-first ", "blind21")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -301,6 +301,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.98, 0.96),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 431b597 (m066); scored once
+    "blind21": (
+        222,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
