@@ -311,6 +311,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-06 from the lineage of 43488e9 (m066); scored once
+    "blind22": (
+        218,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.98),
+        },
+    ),
 }
 
 
