@@ -274,11 +274,13 @@ def carried_entries(
     lone = _entries_left(new, group.new, pairs, split)
     if not lone:
         return
+    said: dict[int, set[int]] = {}
     lost: dict[int, set[int]] = {}
     for i in group.old:
         j = pairs.get(i)
         if j is not None:
-            gone = set(word_ids(texts[old[i].text_id])) - set(word_ids(texts[new[j].text_id]))
+            said[i] = set(word_ids(texts[old[i].text_id]))
+            gone = said[i] - set(word_ids(texts[new[j].text_id]))
             if len(gone) >= CARRIED_ENTRY_FEW:
                 lost[i] = gone
 
@@ -286,7 +288,7 @@ def carried_entries(
         """How much of the new entry old `i` holds, and how many words it lost the new
         one carries, where that is enough to be their source."""
         count = len(lost[i].intersection(mine))
-        held = share_within(mine, set(word_ids(texts[old[i].text_id])))
+        held = share_within(mine, said[i])
         if (held >= CARRIED_ENTRY_ALL and count >= CARRIED_ENTRY_FEW) or (
             held >= CARRIED_ENTRY_HELD
             and count >= max(CARRIED_ENTRY_WORDS, CARRIED_ENTRY_LOST * len(lost[i]))
@@ -299,7 +301,7 @@ def carried_entries(
         # The source holding most of it, by a word: "Tap Symbol" of 2009-07-11 is all in
         # "Tap", not quite all in "Untap", which said the same of the untap symbol.
         found = sorted(
-            ((said, i) for i in lost if (said := carried(mine, i)) is not None), reverse=True
+            ((both, i) for i in lost if (both := carried(mine, i)) is not None), reverse=True
         )
         if found and (len(found) == 1 or found[0][0] > found[1][0]):
             split[j] = found[0][1]
@@ -386,14 +388,11 @@ def cited_renames(
     See rule 421", is "Loop" of 2009-07-11, "A set of actions that could be repeated
     indefinitely. See rule 713", where 421 went; "Shortcut" cites 713 too but says
     another thing)."""
-    taken = set(pairs.values()) | set(split)
-    lone_new = [
-        j
-        for j, item in enumerate(new)
-        if item.kind == "glossary" and j not in taken and not is_stub(item.key)
-    ]
+    entries = [j for j, item in enumerate(new) if item.kind == "glossary"]
+    lone_new = _entries_left(new, entries, pairs, split)
     if not lone_new:
         return
+    taken: set[int] = set()  # (paired by this pass)
     cites = {j: cited_numbers(texts.raw[new[j].text_id]) for j in lone_new}
     for i, item in enumerate(old):
         if item.kind != "glossary" or i in pairs or i in merged or is_stub(item.key):
