@@ -48,7 +48,8 @@ BLIND_SAMPLES = tuple(
                             ("fifteenth ", "blind15"), ("sixteenth ", "blind16"),
                             ("seventeenth ", "blind17"), ("eighteenth ", "blind18"),
                             ("nineteenth ", "blind19"), ("twentieth ", "blind20"),
-                            ("twenty-first ", "blind21"), ("twenty-second ", "blind22")]
+                            ("twenty-first ", "blind21"), ("twenty-second ", "blind22"),
+                            ("twenty-third ", "blind23")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -775,15 +775,23 @@ def m065_entry_said_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m066_lost_case_said_apart(db: Database, progress: Progress) -> None:
+def m066_lost_case_said_apart(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m065), and now a part that says the
     case its source named beside the one its counterpart kept was split from it: 115.1b
     of 2009-07-11 ("... activate an activated ability ...") from 408.1d, where it was
-    added."""
+    added: the editions are aligned again by m067."""
+
+
+@migration
+def m067_short_rule_rewritten_in_place(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m066), and now a short rule whose
+    words stand in the rewrite at its number and parent is that rule rewritten: 212.5c of
+    2004-10-01 ("Instant subtypes are always single words ...") is 212.5c of 2004-06-01
+    ("Instants have no subtypes."), changed, where one was removed and the other added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m067_...).
+# Further migrations go here, numbered in order (m068_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

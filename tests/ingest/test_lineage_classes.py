@@ -621,6 +621,30 @@ def test_a_kept_number_is_not_enough_against_content() -> None:
     assert [new[j][0] for j in alignment.added] == ["214.4"]
 
 
+def test_a_short_rule_rewritten_at_its_number_is_the_same_rule() -> None:
+    """Like 212.5c of 2004-10-01: a rule of four words at its number and parent is
+    rewritten into a long one that says its words again: likeness of characters finds
+    nothing alike, but the rule goes on there, changed; a long rule sharing as few of its
+    words stays apart (`test_a_kept_number_is_not_enough_against_content`)."""
+    old: list[Row] = [
+        ("212.5", "rule", "212", "Riddles"),
+        ("212.5a", "subrule", "212.5", "A player may ask a riddle whenever the bell rings."),
+        ("212.5c", "subrule", "212.5", "Riddles have no kinds."),
+        ("212.5d", "subrule", "212.5", "A riddle can't be asked twice in one round."),
+    ]
+    new: list[Row] = [
+        ("212.5", "rule", "212", "Riddles"),
+        ("212.5a", "subrule", "212.5", "A player may ask a riddle whenever the bell rings."),
+        ("212.5c", "subrule", "212.5", "Riddle kinds are always single words printed after "
+         "a colon: \"Riddle: Old.\" Each word after the colon is a separate kind, and a "
+         "riddle may have several."),
+        ("212.5d", "subrule", "212.5", "A riddle can't be asked twice in one round."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["212.5c"] == "212.5c"
+    assert not alignment.removed and not alignment.added
+
+
 def test_a_rule_printed_word_for_word_is_not_displaced_by_a_kept_number() -> None:
     """Like the "world rule" 801.13 of 2013-05-01, printed word for word as 801.12 when the
     "legend rule" 801.12 before it went: the kept number and its many shared words do not

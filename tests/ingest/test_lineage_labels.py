@@ -321,6 +321,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.98),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 1b3b4ab (m066); scored once
+    "blind23": (
+        211,
+        0.96,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.97),
+        },
+    ),
 }
 
 
@@ -485,6 +495,18 @@ def test_a_title_over_rules_split_off_another_went_into_their_new_heading(
         assert (found.status, found.now) == ("merged", rule)
     history = kb.history("610.2", "2009-07-11")
     assert history.split_from is not None and history.split_from.number == "418.1"
+
+
+def test_a_short_rule_rewritten_at_its_number_goes_on_there(all_editions_db: Path) -> None:
+    """The rule "Instants have no subtypes." 212.5c of 2004-06-01 is 212.5c of 2004-10-01, which
+    defines instant subtypes, as the twenty-third sample's reader has it (high
+    confidence); so is its twin for sorceries, 212.7c. Their histories reach back."""
+    kb = rules_kb.open(all_editions_db)
+    for number in ("212.5c", "212.7c"):
+        found = kb.where(number, "2004-06-01", "2004-10-01")
+        assert (found.now, found.status) == (number, "changed")
+        versions = kb.history(number, "2004-10-01").versions
+        assert versions[-1].first <= "2004-06-01"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -20,9 +20,11 @@ Passes, cheapest first; each works on what the previous ones left:
    never greedy first matches. A rule (not a heading) that keeps its number and its
    parent is the same rule when it was rewritten but still shares words with its old
    self, unless a better counterpart exists elsewhere: the assignment prefers the better
-   total. A subrule whose parent's line is known and that keeps its letters under it
-   follows it on less likeness (a keyword's definition rewritten, "triggered" ->
-   "static", follows its keyword). A glossary name held whole in another ("Order",
+   total; a short rule shares enough where most of its words stand in the rewrite
+   ("Instants have no subtypes." 212.5c of 2004-06-01 is 212.5c, "Instant subtypes are
+   always single words ..."). A subrule whose parent's line is known and that keeps its
+   letters under it follows it on less likeness (a keyword's definition rewritten,
+   "triggered" -> "static", follows its keyword). A glossary name held whole in another ("Order",
    "Damage Assignment Order") counts for nothing where the definitions are unalike and
    the rules they cite are unrelated, as the rules' alignment moved them. The same words
    said of another keyword are another rule, here and wherever a number or a sentence

@@ -21,6 +21,7 @@ from rules_kb.ingest.align.words import (
     is_stub,
     likeness,
     name_similarity,
+    singular,
 )
 from rules_kb.ingest.models import descends
 
@@ -54,6 +55,10 @@ ACCEPT_FOLLOW = 0.3
 follows it (a keyword's definition rewritten)."""
 ACCEPT_KEPT = 0.15
 """Similarity below which a kept number and parent do not make two rules the same."""
+KEPT_SHORT_WORDS = 8
+"""Distinct words under which a rule at a kept number and parent shares enough with its
+rewrite when `KEPT_SHARE` of them (plurals folded) stand in it."""
+KEPT_SHARE = 0.6
 SAME_NUMBER_BONUS = 0.12
 SAME_PARENT_BONUS = 0.08
 SAME_LETTERS_BONUS = 0.03
@@ -506,7 +511,16 @@ def _assign(
     # long as it shares some words with its old self: a kept number alone is not enough
     # (214.4 of 2003-07-01 says something else than 214.4 said); titles never are (a
     # keyword replaced by another at its number keeps nothing).
-    acceptable |= same_number & same_parent & sentences & (similarity >= ACCEPT_KEPT)
+    kept = same_number & same_parent & sentences
+    acceptable |= kept & (similarity >= ACCEPT_KEPT)
+    # A short rule is judged by its characters, alike nothing long: it shares enough when
+    # most of its words stand in the rewrite ("Instants have no subtypes." 212.5c of
+    # 2004-06-01 is 212.5c, "Instant subtypes are always single words ...").
+    for row, col in np.argwhere(kept & ~acceptable).tolist():
+        mine = set(singular(texts[old[group.old[row]].text_id].split()))
+        if len(mine) < KEPT_SHORT_WORDS:
+            theirs = set(singular(texts[new[group.new[col]].text_id].split()))
+            acceptable[row, col] = len(mine & theirs) >= KEPT_SHARE * len(mine)
     score = (
         similarity
         + SAME_NUMBER_BONUS * same_number
