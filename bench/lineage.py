@@ -49,7 +49,8 @@ BLIND_SAMPLES = tuple(
                             ("seventeenth ", "blind17"), ("eighteenth ", "blind18"),
                             ("nineteenth ", "blind19"), ("twentieth ", "blind20"),
                             ("twenty-first ", "blind21"), ("twenty-second ", "blind22"),
-                            ("twenty-third ", "blind23")]
+                            ("twenty-third ", "blind23"), ("twenty-fourth ", "blind24"),
+                            ("twenty-fifth ", "blind25")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

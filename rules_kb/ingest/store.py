@@ -783,15 +783,27 @@ def m066_lost_case_said_apart(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m067_short_rule_rewritten_in_place(db: Database, progress: Progress) -> None:
+def m067_short_rule_rewritten_in_place(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m066), and now a short rule whose
     words stand in the rewrite at its number and parent is that rule rewritten: 212.5c of
     2004-10-01 ("Instant subtypes are always single words ...") is 212.5c of 2004-06-01
-    ("Instants have no subtypes."), changed, where one was removed and the other added."""
+    ("Instants have no subtypes."), changed, where one was removed and the other added:
+    the editions are aligned again by m068."""
+
+
+@migration
+def m068_openings_decide(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m067), and now what a rule said first
+    decides more: a new rule that opens with a sentence an old rule dropped and goes on
+    in the same sentence was split from it, and where it keeps the old number the line
+    goes on there (113.6 of 2009-10-01 is 113.6 of 2010-02-01, "... of a spell or
+    ability, and other effects ...", where it was 113.6a, now split from it); and of two
+    new rules nearly as like an old one, it goes on in the one saying its opening (200.7a
+    of 2009-05-01 is 112.7 of 2009-07-11, where it was 603.3a)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m068_...).
+# Further migrations go here, numbered in order (m069_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

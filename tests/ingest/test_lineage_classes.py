@@ -415,6 +415,67 @@ def test_a_part_opening_with_a_sentence_its_source_dropped_needs_no_more_words()
     assert keys(alignment, old, new, "split") == {("214.3", "213.3")}
 
 
+def test_a_rule_that_heads_its_old_text_at_its_number_goes_on_there() -> None:
+    """Like 113.6 of 2010-02-01: the rule at the old number opens with what the old rule
+    said first and goes on ("... of a move, and other powers let a player ..."), and its
+    new subrule 113.6a says the rest, most of the old words: the line goes on at the
+    number, and the subrule was split from it."""
+    old: list[Row] = [
+        ("113", "chapter", "1", "Aims"),
+        ("113.6", "rule", "113",
+         "Some powers let a player change the aim of a move. If so, the aim can be changed"
+         " only to another legal aim. If the aim can't be changed to another legal aim, the"
+         " original aim is kept, even if it is no longer legal."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("113", "chapter", "1", "Aims"),
+        ("113.6", "rule", "113",
+         "Some powers let a player change the aim(s) of a move, and other powers let a"
+         " player pick new aims for a move."),
+        ("113.6a", "subrule", "113.6",
+         "If a power lets a player \"change the aim(s)\" of a move, each aim can be changed"
+         " only to another legal aim. If an aim can't be changed to another legal aim, the"
+         " original aim is kept, even if it is no longer legal."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["113.6"] == "113.6"
+    assert keys(alignment, old, new, "split") == {("113.6", "113.6a")}
+
+
+def test_a_near_tie_goes_to_the_rule_saying_what_the_old_one_said_first() -> None:
+    """Like 200.7a of 2009-05-01: a rule on who controls three kinds of powers moves
+    elsewhere; one new rule says all three, reworded, and another, a little more like it
+    word for word, says only the last two. The old rule goes on in the one saying its
+    opening, and the other is new."""
+    old: list[Row] = [
+        ("200", "chapter", "2", "General"),
+        ("200.7", "rule", "200", "Powers have controllers."),
+        ("200.7a", "subrule", "200.7",
+         "The controller of a cast power is the player who cast the power. The controller"
+         " of a woken power is the player who controlled the power's tile when it woke,"
+         " unless it's a late woken power. The controller of a late woken power is the"
+         " player who controlled the move or power that made it."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("112", "chapter", "1", "Powers"),
+        ("112.7", "rule", "112",
+         "The controller of a cast power in the queue is the player who sent it. The"
+         " controller of a woken power in the queue (other than a late woken power) is the"
+         " player who controlled the power's tile when it woke, or, if it had no"
+         " controller, the player who owned the tile. The controller of a late woken power"
+         " in the queue is the player who controlled the move or power that made it."),
+        ("603", "chapter", "6", "Woken Powers"),
+        ("603.3", "rule", "603", "Woken powers wait in the queue."),
+        ("603.3a", "subrule", "603.3",
+         "A woken power is controlled by the player who controlled its tile at the time it"
+         " woke, unless it's a late woken power. The controller of a late woken power is"
+         " the player who controlled the move or power that made it."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["200.7a"] == "112.7"
+    assert "603.3a" in {new[j][0] for j in alignment.added}
+
+
 AIMED = (
     '{} power is aimed if it names what it will affect by using the phrase "aim at'
     ' [something]," where the something is a phrase that describes a piece, a contestant'

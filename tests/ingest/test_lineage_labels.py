@@ -331,6 +331,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.97, 0.97),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of e4bae77 (m067); scored once
+    "blind24": (
+        209,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of e4bae77 (m067); scored once
+    "blind25": (
+        206,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -507,6 +527,31 @@ def test_a_short_rule_rewritten_at_its_number_goes_on_there(all_editions_db: Pat
         assert (found.now, found.status) == (number, "changed")
         versions = kb.history(number, "2004-10-01").versions
         assert versions[-1].first <= "2004-06-01"
+
+
+def test_a_rule_heading_its_old_text_at_its_number_goes_on_there(
+    all_editions_db: Path,
+) -> None:
+    """113.6 of 2009-10-01 is 113.6 of 2010-02-01, which opens with what it said first and
+    adds the effects that choose new targets, as the eighth sample's reader has it (high
+    confidence); 113.6a, which says the rest, was split from it."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("113.6", "2009-10-01", "2010-02-01")
+    assert (found.now, found.status) == ("113.6", "changed")
+    history = kb.history("113.6a", "2010-02-01")
+    assert history.split_from is not None
+    assert (history.split_from.number, history.split_from.edition) == ("113.6", "2009-10-01")
+
+
+def test_a_near_tie_goes_to_the_rule_saying_the_opening(all_editions_db: Path) -> None:
+    """200.7a of 2009-05-01, on the controllers of activated, triggered and delayed
+    triggered abilities, is 112.7 of 2009-07-11, which says all three, as the twenty-fifth
+    sample's reader has it (high confidence); 603.3a, which says the last two, was split
+    from 410.2, which printed them."""
+    kb = rules_kb.open(all_editions_db)
+    assert kb.where("200.7a", "2009-05-01", "2009-07-11").now == "112.7"
+    history = kb.history("603.3a", "2009-07-11")
+    assert history.split_from is not None and history.split_from.number == "410.2"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

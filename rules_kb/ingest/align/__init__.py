@@ -22,7 +22,11 @@ Passes, cheapest first; each works on what the previous ones left:
    self, unless a better counterpart exists elsewhere: the assignment prefers the better
    total; a short rule shares enough where most of its words stand in the rewrite
    ("Instants have no subtypes." 212.5c of 2004-06-01 is 212.5c, "Instant subtypes are
-   always single words ..."). A subrule whose parent's line is known and that keeps its
+   always single words ..."). A rule paired under another number where a rule left
+   over is nearly as like it, and like no other old rule more, goes on in the one that
+   says what it said first, and no less of the rest (200.7a of 2009-05-01, on the
+   controllers of three kinds of abilities, is 112.7, which says all three, not 603.3a,
+   which says the last two). A subrule whose parent's line is known and that keeps its
    letters under it follows it on less likeness (a keyword's definition rewritten,
    "triggered" -> "static", follows its keyword). A glossary name held whole in another ("Order",
    "Damage Assignment Order") counts for nothing where the definitions are unalike and
@@ -57,11 +61,12 @@ Passes, cheapest first; each works on what the previous ones left:
    opens with a sentence one old record dropped, word for word or a word or two changed,
    was split off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and
    where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its
-   "When" become "After"). So was a rule placed just after an old rule's counterpart,
-   under it or beside it, that says again, reworded, a sentence the counterpart dropped:
-   of the rules there, the one most nearly that sentence, unless a rule elsewhere holds
-   as much of it and is as much made of it (614.13a of 2012-07-01, from 614.13: "Such an
-   effect can't cause the permanent itself to not enter ..."; 400.7b of 2022-10-07 from
+   "When" become "After"; 113.6 of 2010-02-01, whose sentence goes on: "... of a spell or
+   ability, and other effects allow ..."). So was a rule placed just after an old rule's
+   counterpart, under it or beside it, that says again, reworded, a sentence the counterpart
+   dropped: of the rules there, the one most nearly that sentence, unless a rule elsewhere
+   holds as much of it and is as much made of it (614.13a of 2012-07-01, from 614.13: "Such
+   an effect can't cause the permanent itself to not enter ..."; 400.7b of 2022-10-07 from
    400.7a, though 611.3d holds a word more of it). An old record left over whose words
    are almost all in one new record was merged into it, but never displaces one printed
    there word for word, though it kept the number (the "legend rule" 801.12 of

@@ -17,11 +17,14 @@ from rules_kb.ingest.align.words import (
     Normalised,
     cited_numbers,
     defined_as,
+    first_words,
     heading_names,
     is_stub,
     likeness,
     name_similarity,
+    share_within,
     singular,
+    word_ids,
 )
 from rules_kb.ingest.models import descends
 
@@ -235,6 +238,66 @@ def fuzzy(
         draft = dict(pairs)
         _assign(old, new, group, similarity, kept, draft, texts)
         _assign(old, new, group, similarity, kept, pairs, texts, parents=draft)
+        if level != GLOSSARY:
+            _openings_decide_ties(old, new, group, similarity, pairs, texts)
+
+
+NEAR_TIE = 0.1
+"""How much less like an old rule a new rule left over may be than its counterpart, for
+what each says of its opening to decide between them."""
+OPENING_HELD = 0.5
+OPENING_LEAD = 0.1
+"""The share of an old rule's first sentence a rule nearly as like it must hold, and by
+how much more than its counterpart, to be where it went."""
+
+
+def _openings_decide_ties(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    group: Left,
+    similarity: NDArray[np.float32],
+    pairs: dict[int, int],
+    texts: Normalised,
+) -> None:
+    """A rule paired under another number, where a rule left over is nearly as like it
+    (and like no other old rule more), goes on in the one that says what it said first,
+    and no less of the rest (what a rule says first is what it is about): 200.7a of
+    2009-05-01, on the controllers of activated, triggered and delayed triggered
+    abilities, is 112.7 of 2009-07-11, which says all three, not 603.3a (a little more
+    like it by its words), which says the last two. A kept number stands; where the
+    counterpart holds more of the rest, the parts decide (410.2 of 2009-05-01 goes on in
+    603.2, saying its opening, and 603.3, saying more of it, was split from it)."""
+    column = {j: col for col, j in enumerate(group.new)}
+    used = set(pairs.values())
+    free = [col for col, j in enumerate(group.new) if j not in used]
+    for row, i in enumerate(group.old):
+        j = pairs.get(i)
+        if not free or j is None or j not in column or new[j].key == old[i].key:
+            continue
+        bar = similarity[row, column[j]] - NEAR_TIE
+        near = [
+            col
+            for col in free
+            if similarity[row, col] >= bar and similarity[row, col] >= similarity[:, col].max()
+        ]
+        first = first_words(old[i], texts)
+        if not near or not first:
+            continue
+        mine = word_ids(texts[old[i].text_id])
+
+        def holds(part: set[int] | tuple[int, ...], k: int) -> float:
+            return share_within(part, set(word_ids(texts[new[k].text_id])))
+
+        best = max(near, key=lambda col: holds(first, group.new[col]))
+        k = group.new[best]
+        if (
+            holds(first, k) >= OPENING_HELD
+            and holds(first, k) > holds(first, j) + OPENING_LEAD
+            and holds(mine, k) >= holds(mine, j)
+        ):
+            free.remove(best)
+            free.append(column[j])
+            pairs[i] = k
 
 
 class Subjects:

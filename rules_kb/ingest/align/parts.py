@@ -785,16 +785,29 @@ def _lost_openings(
     ratios = process.cdist(
         [openings[j] for j in columns], said, scorer=fuzz.ratio, score_cutoff=CARRIED_RATIO
     )
+    # Or, at the old rule's number, an opening that says a dropped sentence and goes on
+    # ("Some effects allow a player to change the target(s) of a spell or ability, and
+    # other effects ...", 113.6 of 2010-02-01): its words as long as the sentence, against
+    # it. Elsewhere such a rule says it of another case (801.18 of 2010-07-16, the loop
+    # rule of the limited range of influence, is new beside 104.4b).
+    at_number: dict[str, list[int]] = {}
+    for col, owner in enumerate(owners):
+        for key in state.namesakes(owner):
+            at_number.setdefault(key, []).append(col)
     for row, j in enumerate(columns):
         first = openings[j]
-        needed = set(word_ids(first))
+        said_by = {owners[col]: first for col in ratios[row].nonzero()[0].tolist()}
+        words = first.split()
+        for col in at_number.get(new[j].key, ()):
+            head = " ".join(words[: said[col].count(" ") + 1])
+            if head != first and fuzz.ratio(head, said[col]) >= CARRIED_RATIO:
+                said_by.setdefault(owners[col], head)
         holders = sorted(
-            {
-                i
-                for i in (owners[col] for col in ratios[row].nonzero()[0].tolist())
-                if len(needed.intersection(state.words(old[i]))) >= OPENING_KEPT * len(needed)
-                and not _carries_sentence(state.texts, first, new[pairs[i]].text_id)
-            }
+            i
+            for i, head in said_by.items()
+            if len((needed := set(word_ids(head))).intersection(state.words(old[i])))
+            >= OPENING_KEPT * len(needed)
+            and not _carries_sentence(state.texts, head, new[pairs[i]].text_id)
         )
         if len(holders) == 1:
             before = taken.get(j)
