@@ -792,18 +792,30 @@ def m067_short_rule_rewritten_in_place(_db: Database, _progress: Progress) -> No
 
 
 @migration
-def m068_openings_decide(db: Database, progress: Progress) -> None:
+def m068_openings_decide(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m067), and now what a rule said first
     decides more: a new rule that opens with a sentence an old rule dropped and goes on
     in the same sentence was split from it, and where it keeps the old number the line
     goes on there (113.6 of 2009-10-01 is 113.6 of 2010-02-01, "... of a spell or
     ability, and other effects ...", where it was 113.6a, now split from it); and of two
     new rules nearly as like an old one, it goes on in the one saying its opening (200.7a
-    of 2009-05-01 is 112.7 of 2009-07-11, where it was 603.3a)."""
+    of 2009-05-01 is 112.7 of 2009-07-11, where it was 603.3a): the editions are aligned
+    again by m069."""
+
+
+@migration
+def m069_sentences_said_elsewhere(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m068), and now an old glossary entry
+    whose every sentence a continued entry came to say was merged into it ("Suspended" of
+    2009-05-01 into "Suspend" of 2009-07-11, where it was removed), and a rule placed
+    just before an old rule's counterpart, beside it, that says again a sentence the
+    counterpart dropped was split from it, as one placed after it was: 212.6c of
+    2007-10-01 from 212.6b, which goes on there as it says what 212.6b said first, where
+    it went on as 212.6e and 212.6c and 212.6d were added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m069_...).
+# Further migrations go here, numbered in order (m070_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -13,7 +13,7 @@ from rules_kb.ingest.align import Alignment, Item, align
 from rules_kb.ingest.align.leftovers import kept_under_followed_headings
 from rules_kb.ingest.align.model import Left
 from rules_kb.ingest.align.pairs import carried_sentences
-from rules_kb.ingest.align.words import Normalised
+from rules_kb.ingest.align.words import Normalised, sentences
 from rules_kb.ingest.lineage import same_examples, status
 from rules_kb.worddiff import word_diff
 
@@ -1319,6 +1319,37 @@ def test_a_sentence_a_rule_dropped_said_apart_beside_it_was_split_from_it(placed
     assert keys(alignment, old, new, "split") == expected
 
 
+def test_a_sentence_said_apart_just_before_the_counterpart_was_split_and_leads() -> None:
+    """Like 212.6b of 2007-09-07: its last two sentences went on word for word in a new
+    212.6e, and a new rule placed just before it, beside it, says its first sentence
+    again, reworded. That rule was split from it, and as it says what the old rule said
+    first, the line goes on there; 212.6e was split from it."""
+    put = (
+        'Powers may also let contestants "drop" stones onto the board. This isn\'t the'
+        " same as \"placing a stone\" and doesn't count as the contestant's one stone"
+        " placed during the round."
+    )
+    old: list[Row] = [
+        ("212.6", "rule", "212", "Stones"),
+        ("212.6a", "subrule", "212.6", "Placing a stone is a quiet action."),
+        ("212.6b", "subrule", "212.6",
+         "A contestant may place only one stone during each of his or her own rounds."
+         " Powers may allow the placing of more stones; placing one more stone this way"
+         f" doesn't stop the contestant from placing the usual stone. {put}"),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("212.6", "rule", "212", "Stones"),
+        ("212.6a", "subrule", "212.6", "Placing a stone is a quiet action."),
+        ("212.6c", "subrule", "212.6",
+         "A contestant may normally place only one stone during his or her round; however,"
+         " powers may increase this number."),
+        ("212.6e", "subrule", "212.6", put),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["212.6b"] == "212.6c"
+    assert keys(alignment, old, new, "split") == {("212.6b", "212.6e")}
+
+
 def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None:
     # Like 807.4c of 2010-07-16: the rule keeps its number and its opening sentence, a word
     # changed ("When" -> "After"), and goes on about something else; its second sentence
@@ -2522,6 +2553,35 @@ def test_an_entry_saying_apart_what_an_entry_lost_was_split_from_it() -> None:
     alignment, mapping = aligned(old, new)
     assert (mapping["Flip"], mapping["Shift"]) == ("Flip", "Shift")
     assert keys(alignment, old, new, "split") == {("Flip", "Flip Mark"), ("Shift", "Fasten")}
+
+
+@pytest.mark.parametrize("close", ['"', "\u201d", "\u2019", ")"])
+def test_a_sentence_ends_inside_its_closing_quote_or_parenthesis(close: str) -> None:
+    """The glossary's 'See rule 702.59, "Suspend." A card is ...' is two sentences, as
+    the first sentence of a record (`first_words`) was already read."""
+    opening = {'"': '"', "\u201d": "\u201c", "\u2019": "\u2018", ")": "("}[close]
+    text = f"Tiles wait here. See the rule on {opening}Waiting.{close} A tile waits if it is here."
+    assert sentences(text)[-1] == "a tile waits if it is here"
+
+
+def test_an_entry_whose_sentences_another_came_to_say_was_merged_into_it() -> None:
+    """Like "Suspended" of 2009-05-01, whose one sentence "Suspend" came to say after its
+    pointer to the rule ("See rule 702.59, "Suspend." A card is ..."): it was merged into
+    "Suspend", not removed. An entry whose sentence the other already said stays apart."""
+    old: list[Row] = [
+        ("Linger", "glossary", None, "Linger is a keyword of tiles that wait in the side "
+         "pile before they are played."),
+        ("Lingering", "glossary", None, "A tile is \"lingering\" if it's in the side pile, "
+         "has linger, and has a clock marker on it."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("Linger", "glossary", None, "A keyword that lets a tile wait before it is played. "
+         "See rule 702.59, \"Linger.\" A tile is \"lingering\" if it's in the side pile, "
+         "has linger, and has a clock marker on it."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["Linger"] == "Linger"
+    assert keys(alignment, old, new, "merged") == {("Lingering", "Linger")}
 
 
 def test_a_part_saying_the_case_its_source_named_beside_the_kept_one_was_split() -> None:

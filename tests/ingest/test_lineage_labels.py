@@ -351,6 +351,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 9304d37 (m068); scored once
+    "blind26": (
+        208,
+        0.96,
+        {
+            "all": (0.98, 0.94),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.95, 0.94),
+        },
+    ),
 }
 
 
@@ -552,6 +562,27 @@ def test_a_near_tie_goes_to_the_rule_saying_the_opening(all_editions_db: Path) -
     assert kb.where("200.7a", "2009-05-01", "2009-07-11").now == "112.7"
     history = kb.history("603.3a", "2009-07-11")
     assert history.split_from is not None and history.split_from.number == "410.2"
+
+
+def test_an_entry_another_came_to_say_was_merged_into_it(all_editions_db: Path) -> None:
+    """The glossary's "Suspended" of 2009-05-01 was merged into "Suspend" of 2009-07-11,
+    which says its sentence after its pointer to the rule, as the fifth sample's reader has it (high
+    confidence)."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("Suspended", "2009-05-01", "2009-07-11")
+    assert (found.status, found.now) == ("merged", "Suspend")
+
+
+def test_a_sentence_said_apart_before_the_counterpart_leads(all_editions_db: Path) -> None:
+    """212.6b of 2007-09-07 (one land a turn) is 212.6c of 2007-10-01, which says its
+    first sentence again, as the twenty-sixth sample's reader has it (high confidence);
+    212.6d and 212.6e, which say its last sentences, were split from it, as the
+    twenty-first sample's reader has 212.6d."""
+    kb = rules_kb.open(all_editions_db)
+    assert kb.where("212.6b", "2007-09-07", "2007-10-01").now == "212.6c"
+    for part in ("212.6d", "212.6e"):
+        history = kb.history(part, "2007-10-01")
+        assert history.split_from is not None and history.split_from.number == "212.6b"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -63,11 +63,13 @@ Passes, cheapest first; each works on what the previous ones left:
    where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its
    "When" become "After"; 113.6 of 2010-02-01, whose sentence goes on: "... of a spell or
    ability, and other effects allow ..."). So was a rule placed just after an old rule's
-   counterpart, under it or beside it, that says again, reworded, a sentence the counterpart
-   dropped: of the rules there, the one most nearly that sentence, unless a rule elsewhere
-   holds as much of it and is as much made of it (614.13a of 2012-07-01, from 614.13: "Such
-   an effect can't cause the permanent itself to not enter ..."; 400.7b of 2022-10-07 from
-   400.7a, though 611.3d holds a word more of it). An old record left over whose words
+   counterpart, under it or beside it, or just before it, beside it, that says again,
+   reworded, a sentence the counterpart dropped: of the rules there, the one most nearly
+   that sentence, unless a rule elsewhere holds as much of it and is as much made of it
+   (614.13a of 2012-07-01, from 614.13: "Such an effect can't cause the permanent itself
+   to not enter ..."; 400.7b of 2022-10-07 from 400.7a, though 611.3d holds a word more
+   of it; 212.6c of 2007-10-01, before 212.6e, from 212.6b, which goes on in it as it
+   says what 212.6b said first). An old record left over whose words
    are almost all in one new record was merged into it, but never displaces one printed
    there word for word, though it kept the number (the "legend rule" 801.12 of
    2013-05-01 went; the "world rule" 801.13 is 801.12); where two new rules left over
@@ -88,13 +90,14 @@ Passes, cheapest first; each works on what the previous ones left:
    it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around "If no
    creatures are currently blocking it..."). A new glossary entry that says apart what
    an old entry lost as it went on, nearly all its words that entry's, was split from it
-   ("Tap Symbol" of 2009-07-11 from "Tap", "Attach" of 2005-08-01 from "Move"). A
-   glossary entry left over whose name holds a continued entry's name whole was merged
-   into it where that entry has come to cite a rule the old one cited, as the rule went
-   ("Colorless mana" of 2009-05-01, 104.3d, into "Colorless", 107.4c); one left over is
-   the one new entry left over that cites where its rules went and says mostly what it
-   said, renamed ("Infinity Rule (Informal)" of 2009-05-01, see 421, is "Loop", see
-   713);
+   ("Tap Symbol" of 2009-07-11 from "Tap", "Attach" of 2005-08-01 from "Move"); one
+   left over whose every sentence an entry that went on came to say was merged into it
+   ("Suspended" of 2009-05-01 into "Suspend"). A glossary entry left over whose name
+   holds a continued entry's name whole was merged into it where that entry has come to
+   cite a rule the old one cited, as the rule went ("Colorless mana" of 2009-05-01,
+   104.3d, into "Colorless", 107.4c); one left over is the one new entry left over that
+   cites where its rules went and says mostly what it said, renamed ("Infinity Rule
+   (Informal)" of 2009-05-01, see 421, is "Loop", see 713);
 7. headings followed: a section or chapter heading paired by its title alone, whose
    rules left it for one new heading of its kind left over, goes there ("Copying Spells
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
@@ -138,8 +141,9 @@ The modules: `model` (the items, the alignment, the records not paired yet), `wo
 (normalisation and the likeness of texts and word sets), `pairs` (passes 1-5), `parts`
 (pass 6), `glossary` (pass 6 for glossary entries: renames that leave an "(Obsolete)"
 stub, entries merged or split by name, by a term named in quotes ("World Rule" of
-2009-07-11 from "World"), by what an entry lost ("Tap Symbol" from "Tap") or by the
-rules they cite) and `leftovers` (passes 7 to 10).
+2009-07-11 from "World"), by what an entry lost ("Tap Symbol" from "Tap"), by the
+sentences another came to say ("Suspended" into "Suspend") or by the rules they cite)
+and `leftovers` (passes 7 to 10).
 `align` below runs them in order.
 """
 
@@ -155,6 +159,7 @@ from rules_kb.ingest.align.glossary import (
     named_stubs,
     obsolete_stubs,
     quoted_terms,
+    said_entries,
 )
 from rules_kb.ingest.align.leftovers import (
     Examples,
@@ -241,6 +246,7 @@ def align(
     named_parts(old, new, pairs, split, merged, reworded)
     quoted_terms(old, new, pairs, split, reworded, texts)
     carried_entries(old, new, pairs, split, reworded, texts)
+    said_entries(old, new, pairs, merged, reworded, texts)
     if went is not None:
         cited_heirs(old, new, pairs, merged, reworded, texts.raw, went)
         cited_renames(old, new, pairs, split, merged, texts, went)

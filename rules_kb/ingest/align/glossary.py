@@ -1,7 +1,8 @@
 """Pass 6 for glossary entries: renames that leave an "(Obsolete)" stub (the stub is
 split from the entry that goes on under the new name), entries merged into one or split
-in two by their names, entries for a term an old entry named in quotes, and entries that
-went where the rules they cite tell."""
+in two by their names, entries for a term an old entry named in quotes, entries split
+off by what they say or merged into one that came to say them, and entries that went
+where the rules they cite tell."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from rules_kb.ingest.align.model import GLOSSARY, Item, Left, went_to
 from rules_kb.ingest.align.words import (
     Normalised,
+    carries_sentence,
     cited_numbers,
     heading_names,
     is_stub,
@@ -305,6 +307,35 @@ def carried_entries(
         )
         if found and (len(found) == 1 or found[0][0] > found[1][0]):
             split[j] = found[0][1]
+
+
+def said_entries(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    merged: dict[int, int],
+    reworded: Left,
+    texts: Normalised,
+) -> None:
+    """An old entry left over whose every sentence one continued entry came to say,
+    word for word or almost, was merged into it: "Suspended" of 2009-05-01 ("A card is
+    'suspended' if it's in the removed-from-the-game zone, has suspend, and has a time
+    counter on it.") into "Suspend", which says so since 2009-07-11 (renames applied)."""
+    group = reworded.of(old, new, GLOSSARY)
+    left = [i for i in group.old if i not in pairs and i not in merged]
+    for i in left:
+        mine = texts.sentences(old[i].text_id)
+        if not mine:
+            continue
+        homes = [
+            j
+            for k, j in pairs.items()
+            if j in group.new
+            and all(carries_sentence(texts, sentence, new[j].text_id) for sentence in mine)
+            and not any(carries_sentence(texts, sentence, old[k].text_id) for sentence in mine)
+        ]
+        if len(homes) == 1:
+            merged[i] = homes[0]
 
 
 def _entries_left(

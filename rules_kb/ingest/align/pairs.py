@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import GLOSSARY, LEVELS, Item, Left, went_to
 from rules_kb.ingest.align.words import (
+    CARRIED_RATIO,
     KEY,
     KEY_TEXT,
     SHORT,
@@ -433,10 +434,6 @@ def _cited_elsewhere(
                     a == b or descends(a, b) or descends(b, a) for a in mine for b in other
                 )
     return found
-
-
-#: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).
-CARRIED_RATIO = 88.0
 
 
 def _carried(

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left
-from rules_kb.ingest.align.pairs import CARRIED_RATIO, Subjects, other_subject
+from rules_kb.ingest.align.pairs import Subjects, other_subject
 from rules_kb.ingest.align.words import (
+    CARRIED_RATIO,
     Normalised,
+    carries_sentence,
     containment,
     first_words,
     opening,
@@ -70,8 +72,8 @@ placed beside that counterpart must hold to be the sentence said apart (203.1a o
 2005-08-01, on the mana cost of lands and tokens, holds 75% of what 203.1 said of it;
 400.7b of 2022-10-07, "grant" for "give", 64% of the sentence 400.7a dropped)."""
 BESIDE = 3
-"""How many places after an old rule's counterpart (under it, or beside it under one
-parent) a rule split from it stands, at most."""
+"""How many places from an old rule's counterpart (after it, under it; or before or after
+it, beside it under one parent) a rule split from it stands, at most."""
 PARALLEL = 0.45
 """The share of the words of two old rules together that both hold, for them to say the
 same thing of two cases (723.2a and 723.2d of 2022-09-08, on the planar deck and the
@@ -162,7 +164,7 @@ class _Parting:
             found = self._dropped[i, kept] = tuple(
                 sentence
                 for sentence in self.texts.sentences(self.old[i].text_id)
-                if not _carries_sentence(self.texts, sentence, self.new[kept].text_id)
+                if not carries_sentence(self.texts, sentence, self.new[kept].text_id)
             )
         return found
 
@@ -482,14 +484,14 @@ def _opening_elsewhere(state: _Parting, i: int, same: int, others: list[int]) ->
     it had one sentence, split in two (420.5a of 1999-11-01 keeps the life clause)."""
     texts, here = state.texts, state.new[same].text_id
     sentences = texts.sentences(state.old[i].text_id)
-    if len(sentences) < 2 or _carries_sentence(texts, sentences[0], here):
+    if len(sentences) < 2 or carries_sentence(texts, sentences[0], here):
         return None
     kept = sum(
-        len(sentence.split()) for sentence in sentences if _carries_sentence(texts, sentence, here)
+        len(sentence.split()) for sentence in sentences if carries_sentence(texts, sentence, here)
     )
     if kept >= TAKEN_KEPT * sum(len(sentence.split()) for sentence in sentences):
         return None  # a part of it, though not its opening (203.1a of 2007-05-01)
-    carriers = [j for j in others if _carries_sentence(texts, sentences[0], state.new[j].text_id)]
+    carriers = [j for j in others if carries_sentence(texts, sentences[0], state.new[j].text_id)]
     return carriers[0] if len(carriers) == 1 else None
 
 
@@ -807,7 +809,7 @@ def _lost_openings(
             for i, head in said_by.items()
             if len((needed := set(word_ids(head))).intersection(state.words(old[i])))
             >= OPENING_KEPT * len(needed)
-            and not _carries_sentence(state.texts, head, new[pairs[i]].text_id)
+            and not carries_sentence(state.texts, head, new[pairs[i]].text_id)
         )
         if len(holders) == 1:
             before = taken.get(j)
@@ -831,14 +833,17 @@ def _lost_sentences(
     found: dict[int, list[int]],
 ) -> set[int]:
     """Parts found by a sentence their source dropped and said apart, reworded: of the new
-    rules standing just after an old rule's counterpart (under it, or beside it) with half
-    their words in the old rule, the one most nearly a sentence the counterpart no longer
-    says, holding LOST_SENTENCE of its words, was split from it, unless another rewritten
-    rule (`targets`; one printed again said it before) or the counterpart says it more
-    (`_holds_most`) (614.13a of 2012-07-01, on the choices an effect that modifies how a
-    permanent enters can't make, from 614.13's "Such an effect can't cause the permanent
-    itself to not enter"; 203.1a of 2005-08-01, on the mana cost of lands and tokens,
-    from 203.1). Returns them."""
+    rules standing just after an old rule's counterpart (under it, or beside it) or just
+    before it (beside it) with half their words in the old rule, the one most nearly a
+    sentence the counterpart no longer says, holding LOST_SENTENCE of its words, was
+    split from it, unless another rewritten rule (`targets`; one printed again said it
+    before) or the counterpart says it more (`_holds_most`) (614.13a of 2012-07-01, on
+    the choices an effect that modifies how a permanent enters can't make, from 614.13's
+    "Such an effect can't cause the permanent itself to not enter"; 203.1a of
+    2005-08-01, on the mana cost of lands and tokens, from 203.1; 212.6c of 2007-10-01,
+    "A player may normally play only one land card during his or her turn", from 212.6b,
+    whose last sentences 212.6e says word for word after it, and which goes on there as
+    it says what 212.6b said first). Returns them."""
     old, new, pairs, words = state.old, state.new, state.pairs, state.words
     taken = {j for pieces in found.values() for j in pieces}
     free = set(parts) - taken
@@ -852,8 +857,10 @@ def _lost_sentences(
             continue
         beside = [
             j
-            for j in range(kept + 1, min(kept + 1 + BESIDE, len(new)))
-            if j in free and new[j].parent in (new[kept].key, new[kept].parent)
+            for j in range(max(kept - BESIDE, 0), min(kept + 1 + BESIDE, len(new)))
+            if j != kept
+            and j in free
+            and (new[j].parent == new[kept].parent or (j > kept and new[j].parent == new[kept].key))
         ]
         if not beside:
             continue
@@ -920,17 +927,9 @@ def _opens_with(state: _Parting, j: int, core: int, other: int) -> bool:
     if first is None:
         return False
     texts, old = state.texts, state.old
-    return _carries_sentence(texts, first, old[core].text_id) and not _carries_sentence(
+    return carries_sentence(texts, first, old[core].text_id) and not carries_sentence(
         texts, first, old[other].text_id
     )
-
-
-def _carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
-    """Whether a text carries a (normalised) sentence, word for word or almost."""
-    from rapidfuzz import fuzz
-
-    mine = texts.sentences(text_id)
-    return sentence in mine or any(fuzz.ratio(sentence, other) >= CARRIED_RATIO for other in mine)
 
 
 def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> None:

@@ -192,7 +192,7 @@ _QUOTES = re.compile(r"[\"“”‘’']")
 
 #: A sentence of this many words or fewer ("(See rule 708.)") says nothing of identity.
 CARRIED_WORDS = 4
-_SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(“\"])")
+_SENTENCE = re.compile(r"(?:(?<=[.!?)])|(?<=[.!?][\"”’']))\s+(?=[A-Z(“\"])")
 
 
 def sentences(text: str) -> tuple[str, ...]:
@@ -205,6 +205,18 @@ def opening(text: str) -> str | None:
     """A text's first sentence, normalised; None if it has CARRIED_WORDS words or fewer."""
     first = normalise(_SENTENCE.split(text, maxsplit=1)[0])
     return first if len(first.split()) > CARRIED_WORDS else None
+
+
+#: Likeness (0-100) at which a new sentence carries an old one (a word or two changed).
+CARRIED_RATIO = 88.0
+
+
+def carries_sentence(texts: Normalised, sentence: str, text_id: int) -> bool:
+    """Whether a text carries a (normalised) sentence, word for word or almost."""
+    from rapidfuzz import fuzz
+
+    mine = texts.sentences(text_id)
+    return sentence in mine or any(fuzz.ratio(sentence, other) >= CARRIED_RATIO for other in mine)
 
 
 def singular(words: Iterable[str]) -> list[str]:
