@@ -50,7 +50,8 @@ BLIND_SAMPLES = tuple(
                             ("nineteenth ", "blind19"), ("twentieth ", "blind20"),
                             ("twenty-first ", "blind21"), ("twenty-second ", "blind22"),
                             ("twenty-third ", "blind23"), ("twenty-fourth ", "blind24"),
-                            ("twenty-fifth ", "blind25"), ("twenty-sixth ", "blind26")]
+                            ("twenty-fifth ", "blind25"), ("twenty-sixth ", "blind26"),
+                            ("twenty-seventh ", "blind27"), ("twenty-eighth ", "blind28")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -13,7 +13,8 @@ rule (`tests/test_typography.py` has one case per class):
   ("OracleT", "Oracle" and a U+FFFD, "DCIT"), after a capitalised word or DCI, never before a
   letter or an apostrophe; and "TM" glued to an italic name ("_Odyssey_TM" of 2009-07-11
   and 2011-07-15);
-- the ellipsis character against three dots;
+- the ellipsis character against three dots, and a full stop printed twice against once
+  ("main phases.." of the glossary's "Main Phase" of 1999-11-01);
 - underscores used as italic markup ("_Magic_");
 - the "o" inside a symbol that the editions of 2003-07-01 to 2004-10-01 print ("{oT}",
   "{o1}" are "{T}", "{1}");
@@ -45,6 +46,8 @@ _TRADEMARK = re.compile(r"\((?:tm|TM|Tm|r|R|c|C)\)|[™®©]")
 _GLUED_TRADEMARK = re.compile(r"\b([A-Z][a-z][A-Za-z]*|DCI)[T\ufffd](?![\w'\ufffd])|(?<=_)TM\b")
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
+#: Two full stops, no third: a typing slip, never an ellipsis.
+_DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 #: A web address as the rules print one, without the punctuation closing its sentence.
 WEB_ADDRESS = (
     r"(?:https?://|(?=[\w-]+\.[\w.-]*\b(?:com|org|net)\b))[\w-]+(?:\.[\w-]+)*"
@@ -85,6 +88,8 @@ def key(text: str) -> str:
     folded = _GLUED_TRADEMARK.sub(r"\1", folded)
     if "…" in folded:
         folded = folded.replace("…", "...")
+    if ".." in folded:
+        folded = _DOUBLED_STOP.sub(".", folded)
     if "_" in folded:
         folded = _ITALIC.sub("", folded)
     if "--" in folded:

@@ -32,14 +32,14 @@ processes; below it, starting them costs more than they save."""
 
 #: A token: a web address with or without the angle brackets some editions put around
 #: it, a symbol ("{T}", "{oT}", "{2/W}"), a word, one mark, or a typographic unit of
-#: several marks ("(tm)", "--", "...") that `typography.key` equates with one character
-#: ("™", "—", "…").
+#: several marks ("(tm)", "--", "...", "..") that `typography.key` equates with one
+#: character ("™", "—", "…", ".").
 _WORD = re.compile(
     r"(\s*)(<"
     + WEB_ADDRESS
     + r">|"
     + WEB_ADDRESS
-    + r"|\{[^{}\s]{1,6}\}|\((?:tm|TM|Tm|r|R|c|C)\)|--+|\.\.\.|\w+|[^\w\s])",
+    + r"|\{[^{}\s]{1,6}\}|\((?:tm|TM|Tm|r|R|c|C)\)|--+|\.\.\.?|\w+|[^\w\s])",
     re.IGNORECASE,
 )
 _PRIVATE_USE = 0xF0000  # plane 15: one code point per distinct token, never in the text

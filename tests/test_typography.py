@@ -20,6 +20,7 @@ from rules_kb.typography import key, same_wording
         ("Magic: The Gathering(tm)", "Magic: The Gathering™"),  # trademark spelled out
         ("Magic: The Gathering™ rules", "Magic: The Gathering rules"),  # sign dropped
         ("and so on...", "and so on…"),  # ellipsis
+        ("main phases.. Artifact spells", "main phases. Artifact spells"),  # a stop twice
         ("Most _Magic_ tournaments", "Most Magic tournaments"),  # italic markup
         ("two  spaces\nand a break", "two spaces and a break"),  # white space
         ("no\u00a0break", "no break"),  # no-break space
@@ -70,6 +71,7 @@ def test_quotation_marks_put_on_or_taken_off_are_typography(old: str, new: str) 
         ("the AT card", "the A card"),
         ("the player's card", "the players card"),  # an apostrophe is no quotation mark
         ("don't", "dont"),
+        ("and so on...", "and so on."),  # an ellipsis is no full stop
     ],
 )
 def test_wording_changes_are_not_typography(old: str, new: str) -> None:

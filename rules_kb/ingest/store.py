@@ -804,18 +804,28 @@ def m068_openings_decide(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m069_sentences_said_elsewhere(db: Database, progress: Progress) -> None:
+def m069_sentences_said_elsewhere(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m068), and now an old glossary entry
     whose every sentence a continued entry came to say was merged into it ("Suspended" of
     2009-05-01 into "Suspend" of 2009-07-11, where it was removed), and a rule placed
     just before an old rule's counterpart, beside it, that says again a sentence the
     counterpart dropped was split from it, as one placed after it was: 212.6c of
     2007-10-01 from 212.6b, which goes on there as it says what 212.6b said first, where
-    it went on as 212.6e and 212.6c and 212.6d were added."""
+    it went on as 212.6e and 212.6c and 212.6d were added: the editions are aligned again
+    by m070."""
+
+
+@migration
+def m070_head_saying_the_opening(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m069), and now an old rule whose
+    counterpart is a subrule of a new rule left over that says more of what it said first
+    goes on in that rule, the subrule split from it (420.1 of 2009-05-01 is 704.1 of
+    2009-07-11, where it was 704.1a), and a full stop printed twice is typography (the
+    glossary's "Main Phase" of 2001-07-23 is the same entry, where it was changed)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m070_...).
+# Further migrations go here, numbered in order (m071_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

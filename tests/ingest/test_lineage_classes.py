@@ -1350,6 +1350,32 @@ def test_a_sentence_said_apart_just_before_the_counterpart_was_split_and_leads()
     assert keys(alignment, old, new, "split") == {("212.6b", "212.6e")}
 
 
+def test_a_rule_heading_the_counterpart_and_saying_the_opening_is_where_it_went() -> None:
+    """Like 420.1 of 2009-05-01: the definition of "periodic effects" is rewritten as
+    "periodic actions" in a new 704.1, and its second sentence, near word for word, is
+    704.1a under it. The line goes on in 704.1, which says more of what 420.1 said first,
+    and 704.1a was split from it."""
+    old: list[Row] = [
+        ("420", "chapter", "4", "Periodic Effects"),
+        ("420.1", "rule", "420",
+         "Periodic effects are a special kind that apply only to the conditions listed"
+         " below. Powers that watch for a given board state are woken powers, not"
+         " periodic effects."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("704", "chapter", "7", "Periodic Actions"),
+        ("704.1", "rule", "704",
+         "Periodic actions are game actions that happen on their own whenever the"
+         " conditions listed below are met."),
+        ("704.1a", "subrule", "704.1",
+         "Powers that watch for a given board state are woken powers, not periodic"
+         " actions."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["420.1"] == "704.1"
+    assert keys(alignment, old, new, "split") == {("420.1", "704.1a")}
+
+
 def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None:
     # Like 807.4c of 2010-07-16: the rule keeps its number and its opening sentence, a word
     # changed ("When" -> "After"), and goes on about something else; its second sentence

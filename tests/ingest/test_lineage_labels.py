@@ -361,6 +361,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.95, 0.94),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of aa6146c (m069); scored once
+    "blind27": (
+        188,
+        0.97,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of aa6146c (m069); scored once
+    "blind28": (
+        199,
+        0.96,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -583,6 +603,22 @@ def test_a_sentence_said_apart_before_the_counterpart_leads(all_editions_db: Pat
     for part in ("212.6d", "212.6e"):
         history = kb.history(part, "2007-10-01")
         assert history.split_from is not None and history.split_from.number == "212.6b"
+
+
+def test_a_rule_heading_the_counterpart_with_the_opening_continues_it(
+    all_editions_db: Path,
+) -> None:
+    """420.1 of 2009-05-01 ("State-based effects are a special category ...") is 704.1 of
+    2009-07-11 ("State-based actions are game actions ..."), as the eleventh and
+    twenty-eighth samples' readers have it (high confidence), and 704.1a was split from
+    it; a doubled full stop is typography ("Main Phase" of 2001-07-23)."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("420.1", "2009-05-01", "2009-07-11")
+    assert (found.now, found.status, found.text_changed) == ("704.1", "moved", True)
+    history = kb.history("704.1a", "2009-07-11")
+    assert history.split_from is not None and history.split_from.number == "420.1"
+    main_phase = kb.where("Main Phase", "1999-11-01", "2001-07-23")
+    assert (main_phase.status, main_phase.text_changed) == ("same", False)
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -455,6 +455,17 @@ def test_word_diff_never_shows_typography_as_an_edit() -> None:
         ("=", "game…"),
     )
     assert word_diff("it's", "it’s") == (("=", "it’s"),)
+    # A full stop printed twice ("Main Phase" of 1999-11-01) is one, an ellipsis is not.
+    assert word_diff("main phases.. Spells are played", "main phases. Spells are cast") == (
+        ("=", "main phases. Spells are "),
+        ("-", "played"),
+        ("+", "cast"),
+    )
+    assert word_diff("and so on...", "and so on.") == (
+        ("=", "and so on"),
+        ("-", "..."),
+        ("+", "."),
+    )
 
 
 def test_word_diff_places_spaces_as_written() -> None:

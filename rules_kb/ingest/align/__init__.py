@@ -121,10 +121,13 @@ Passes, cheapest first; each works on what the previous ones left:
    parents were paired only so is that rule rewritten, as in pass 5, where it shares
    some words with its old self and no other new rule is much more like it (713.2 of
    2020-09-25, under "Checklist Cards" 713 become "Substitute Cards");
-8. introductions: a new rule left over whose subrules came of one old rule (two at
-   least, none of another) was split from it: it says first what that rule went on to
-   say in them (605.1 of 2009-07-11 over 605.1a-b, the halves of 406.1), while the old
-   rule's line stays where it went.
+8. introductions: an old rule whose counterpart is a subrule of a new rule left over
+   that says more of what the old one said first goes on in it, and the subrule was
+   split from it (420.1 of 2009-05-01 is 704.1, and 704.1a was split from it); a new
+   rule left over whose subrules came of one old rule (two at least, none of another)
+   was split from it: it says first what that rule went on to say in them (605.1 of
+   2009-07-11 over 605.1a-b, the halves of 406.1), while the old rule's line stays
+   where it went.
 9. examples: an old rule left over whose example one new rule prints went on there,
    however its text was rewritten: in that rule if it is left over too (419.8b of
    2001-07-23), else merged into it (502.9e of 2009-05-01, whose example 702.17b prints);
@@ -165,6 +168,7 @@ from rules_kb.ingest.align.leftovers import (
     Examples,
     carried_examples,
     followed_headings,
+    heads_saying_openings,
     introductions,
     kept_under_followed_headings,
     mutual_leftovers,
@@ -252,6 +256,7 @@ def align(
         cited_renames(old, new, pairs, split, merged, texts, went)
     followed_headings(old, new, pairs, split, merged, texts, titles)
     kept_under_followed_headings(old, new, pairs, split, merged, texts, titles)
+    heads_saying_openings(old, new, pairs, split, texts, titles)
     introductions(old, new, pairs, split, texts, titles)
     if examples is not None:
         carried_examples(old, new, pairs, split, merged, examples, load_texts)

@@ -1,7 +1,7 @@
 """Passes 7 to 10, on what splits and merges left over: rules that go where their
-subrules went (7), new rules that introduce an old rule's parts (8), rules whose example
-went on in a new rule (9), and rules left over on both sides that are each other's
-nearest (10); see `rules_kb.ingest.align`."""
+subrules went (7), new rules over an old rule's parts, that go on from it or introduce
+them (8), rules whose example went on in a new rule (9), and rules left over on both
+sides that are each other's nearest (10); see `rules_kb.ingest.align`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rules_kb.ingest.align.pairs import ACCEPT_IN_PLACE, ACCEPT_KEPT
 from rules_kb.ingest.align.parts import SPLIT_WORDS
 from rules_kb.ingest.align.words import (
     Normalised,
+    first_words,
     likeness,
     normalise,
     numbers_masked,
@@ -311,6 +312,53 @@ def _nearest_before(new: Sequence[Item], index: int, key: str | None) -> int | N
     """The nearest new record before `index` numbered `key`: the rule a run of rules
     starting there stands under."""
     return next((j for j in range(index - 1, -1, -1) if new[j].key == key), None)
+
+
+HEAD_OPENING = 0.4
+HEAD_LEAD = 0.1
+"""The share of an old rule's first sentence the new rule over its counterpart must hold,
+and by how much more than the counterpart, to be where its line goes on."""
+
+
+def heads_saying_openings(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: dict[int, int],
+    split: dict[int, int],
+    texts: Normalised,
+    titles: Container[int],
+) -> None:
+    """Pass 8, first: an old rule whose counterpart is a subrule of a new rule left over,
+    where that rule says more of what the old one said first, goes on in it, and the
+    counterpart was split from it (what a rule says first is what it is about): 420.1 of
+    2009-05-01, "State-based effects are a special category that apply only to those
+    conditions listed below. Abilities that watch for a specified game state are
+    triggered abilities ...", is 704.1 of 2009-07-11, "State-based actions are game
+    actions that happen automatically whenever certain conditions (listed below) are
+    met.", and 704.1a, on the abilities that watch for a game state, was split from it;
+    104.1 of 2007-02-01 is 104.1 ("The Magic game uses only integers."), not 104.1a."""
+    came_of = {j: i for i, j in pairs.items()} | split
+    if len(came_of) == len(new):  # (no new rule left over: most neighbouring editions)
+        return
+    first_of: dict[str, int] = {}
+    for j, item in enumerate(new):
+        first_of.setdefault(item.key, j)
+    for i, k in list(pairs.items()):
+        head = first_of.get(new[k].parent or "")
+        if head is None or head in came_of or new[head].text_id in titles:
+            continue
+        if new[head].kind not in LEVELS[1] or old[i].text_id not in texts.raw:
+            continue
+        first = first_words(old[i], texts)
+        if not first:
+            continue
+        over = share_within(first, set(word_ids(texts[new[head].text_id])))
+        under = share_within(first, set(word_ids(texts[new[k].text_id])))
+        if over >= HEAD_OPENING and over >= under + HEAD_LEAD:
+            pairs[i] = head
+            split[k] = i
+            came_of[head] = i
+            del came_of[k]
 
 
 INTRODUCED_PARTS = 2
