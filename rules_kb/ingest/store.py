@@ -816,16 +816,25 @@ def m069_sentences_said_elsewhere(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m070_head_saying_the_opening(db: Database, progress: Progress) -> None:
+def m070_head_saying_the_opening(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m069), and now an old rule whose
     counterpart is a subrule of a new rule left over that says more of what it said first
     goes on in that rule, the subrule split from it (420.1 of 2009-05-01 is 704.1 of
     2009-07-11, where it was 704.1a), and a full stop printed twice is typography (the
-    glossary's "Main Phase" of 2001-07-23 is the same entry, where it was changed)."""
+    glossary's "Main Phase" of 2001-07-23 is the same entry, where it was changed): the
+    editions are aligned again by m071."""
+
+
+@migration
+def m071_title_rule_follows_its_rules(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m070), and now a rule that is a title,
+    paired with one of two new headings of one title, goes to the other where its rules
+    went, whatever its kind: "Removed from the Game" 217.7 of 2009-05-01 is the zone
+    "Exile" 406 of 2009-07-11, where it was the keyword action "Exile" 701.9."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m071_...).
+# Further migrations go here, numbered in order (m072_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -781,6 +781,39 @@ def test_a_renamed_section_is_one_heading() -> None:
     assert not alignment.added and not alignment.removed
 
 
+def test_a_title_rule_follows_its_rules_to_the_heading_of_its_title() -> None:
+    """Like "Removed from the Game" 217.7 of 2009-05-01: a title rule over a zone's rules
+    is renamed "Exile" as the zone becomes chapter 406, and a keyword action 701.9 is
+    titled "Exile" too. Its rules went under 406: it goes there, whatever the kind of
+    heading, and 701.9 is new."""
+    rules = [
+        "Cards in the pit are kept face up and may be looked at by any player at any time.",
+        "Cards that might come back should be kept in separate piles, one for each way back.",
+        "A piece put into the pit from the pit doesn't change zones, but becomes a new piece.",
+    ]
+    old: list[Row] = [
+        ("2", "section", None, "Zones"),
+        ("217", "chapter", "2", "Zones"),
+        ("217.7", "rule", "217", "Exile"),
+        *(
+            (f"217.7{letter}", "subrule", "217.7", text)
+            for letter, text in zip("bcd", rules, strict=True)
+        ),
+    ]
+    new: list[Row] = [
+        ("4", "section", None, "Zones"),
+        ("406", "chapter", "4", "Exile"),
+        *((f"406.{n}", "rule", "406", text) for n, text in zip((3, 4, 5), rules, strict=True)),
+        ("7", "section", None, "Actions"),
+        ("701", "chapter", "7", "Keyword Actions"),
+        ("701.9", "rule", "701", "Exile"),
+        ("701.9a", "subrule", "701.9", "To exile a piece, put it into the pit."),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["217.7"] == "406"
+    assert "701.9" in {new[j][0] for j in alignment.added}
+
+
 def test_a_chapter_renamed_in_place_over_one_rule_is_one_heading() -> None:
     """A chapter that keeps its number under a new title sharing few words with the old,
     whose one rule stays under it reworded, is the same chapter renamed ("Type" 205 is

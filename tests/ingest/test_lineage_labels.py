@@ -381,6 +381,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 0de8542 (m070); scored once
+    "blind29": (
+        201,
+        0.97,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of 0de8542 (m070); scored once
+    "blind30": (
+        206,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.98, 0.98),
+        },
+    ),
 }
 
 
@@ -619,6 +639,15 @@ def test_a_rule_heading_the_counterpart_with_the_opening_continues_it(
     assert history.split_from is not None and history.split_from.number == "420.1"
     main_phase = kb.where("Main Phase", "1999-11-01", "2001-07-23")
     assert (main_phase.status, main_phase.text_changed) == ("same", False)
+
+
+def test_a_title_rule_follows_its_rules_to_the_zone(all_editions_db: Path) -> None:
+    """The title "Removed from the Game" 217.7 of 2009-05-01 is the zone "Exile" 406 of 2009-07-11,
+    where its rules went, as the thirtieth sample's readers have it both ways (high
+    confidence); the keyword action "Exile" 701.9 is new."""
+    kb = rules_kb.open(all_editions_db)
+    assert kb.where("217.7", "2009-05-01", "2009-07-11").now == "406"
+    assert kb.history("701.9", "2009-07-11").versions[-1].first == "2009-07-11"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -103,7 +103,10 @@ Passes, cheapest first; each works on what the previous ones left:
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and
    Abilities" 415; "General" 300 of 2009-05-01 is "General" 500), and its rules paired
    under the heading it left go to their number under its new home where that is as
-   like them (809.2 of 2010-04-23 is 811.2, not 808.3); then a rule left over
+   like them (809.2 of 2010-04-23 is 811.2, not 808.3), and so does a rule that is a
+   title, paired with one of two new headings of one title, to the other, of whatever
+   kind ("Removed from the Game" 217.7 of 2009-05-01 is the zone "Exile" 406, not the
+   keyword action "Exile" 701.9); then a rule left over
    whose subrules all went under one new rule went there too, continuing in it
    ("Tribals" 308 is "Kindreds" 308 of 2024-06-07) or, where that rule continues another,
    merged into it, and so did a title into a rule split off another (the title 418.3 of

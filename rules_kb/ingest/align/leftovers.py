@@ -76,7 +76,7 @@ def followed_headings(
         return sum(key == where or descends(key, where) for key in keys) / len(below)
 
     if len(pairs) + len(split) < len(new):  # (a new rule left over)
-        _headings_left_behind(old, new, pairs, split, children, support, texts)
+        _headings_left_behind(old, new, pairs, split, children, support, texts, titles)
     if len(pairs) + len(merged) == len(old):  # (no old rule left over)
         return
     old_of = {j: i for i, j in pairs.items()}
@@ -189,6 +189,7 @@ def _headings_left_behind(
     children: Mapping[str, list[int]],
     support: Callable[[int, int], float],
     texts: Normalised,
+    titles: Container[int],
 ) -> None:
     """Before pass 7: a section or chapter heading is its title, and a title says little
     ("General" heads every chapter); its rules say where it went. A heading paired with
@@ -200,10 +201,15 @@ def _headings_left_behind(
     The heading it leaves is left over. Its rules paired under that heading, on the
     strength of standing under it, follow it to their number under its new home where that
     is left over and as like them ("Teams Variant" 809 of 2010-04-23 is "Alternating Teams
-    Variant" 811, not "Team vs. Team Variant" 808, and its 809.2 is 811.2, not 808.3)."""
+    Variant" 811, not "Team vs. Team Variant" 808, and its 809.2 is 811.2, not 808.3).
+    So does a rule that is a title, paired with one of two new headings of one title, to
+    the other, of whatever kind, where its rules went: "Removed from the Game" 217.7 of
+    2009-05-01 is the zone "Exile" 406 of 2009-07-11, not the keyword action "Exile"
+    701.9."""
     taken = set(pairs.values()) | set(split)
     for i, j in list(pairs.items()):
-        if old[i].kind not in LEVELS[0]:
+        heading = old[i].kind in LEVELS[0]
+        if not heading and (old[i].text_id not in texts.raw or old[i].text_id not in titles):
             continue
         gone = [child for child in children.get(old[i].key, []) if child in pairs]
         if len(gone) < LEFT_BEHIND_CHILDREN:
@@ -213,7 +219,11 @@ def _headings_left_behind(
             continue
         first = min(pairs[child] for child in gone if new[pairs[child]].parent == parent)
         home = _nearest_before(new, first, parent)
-        if home is None or home == j or home in taken or new[home].kind != old[i].kind:
+        if home is None or home == j or home in taken:
+            continue
+        # A title rule goes to a heading of another kind only where that heading has the
+        # title its counterpart has: its rules decide between the two.
+        if new[home].kind != old[i].kind and (heading or not _same_title(new, home, j, texts)):
             continue
         if support(i, j) >= FOLLOWED_SUPPORT:
             continue
@@ -221,6 +231,12 @@ def _headings_left_behind(
         taken.discard(j)
         taken.add(home)
         _rules_follow(old, new, pairs, taken, gone, i, j, home, texts)
+
+
+def _same_title(new: Sequence[Item], one: int, other: int, texts: Normalised) -> bool:
+    """Whether two new records print one title, normalised."""
+    ids = (new[one].text_id, new[other].text_id)
+    return all(i in texts.raw for i in ids) and texts[ids[0]] == texts[ids[1]]
 
 
 def _rules_follow(
