@@ -52,7 +52,8 @@ BLIND_SAMPLES = tuple(
                             ("twenty-third ", "blind23"), ("twenty-fourth ", "blind24"),
                             ("twenty-fifth ", "blind25"), ("twenty-sixth ", "blind26"),
                             ("twenty-seventh ", "blind27"), ("twenty-eighth ", "blind28"),
-                            ("twenty-ninth ", "blind29"), ("thirtieth ", "blind30")]
+                            ("twenty-ninth ", "blind29"), ("thirtieth ", "blind30"),
+                            ("thirty-first ", "blind31")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -826,15 +826,25 @@ def m070_head_saying_the_opening(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m071_title_rule_follows_its_rules(db: Database, progress: Progress) -> None:
+def m071_title_rule_follows_its_rules(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m070), and now a rule that is a title,
     paired with one of two new headings of one title, goes to the other where its rules
     went, whatever its kind: "Removed from the Game" 217.7 of 2009-05-01 is the zone
-    "Exile" 406 of 2009-07-11, where it was the keyword action "Exile" 701.9."""
+    "Exile" 406 of 2009-07-11, where it was the keyword action "Exile" 701.9: the
+    editions are aligned again by m072."""
+
+
+@migration
+def m072_other_case_split(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m071), and now a new rule that says
+    what an old rule said, of the case the old rule's counterpart was narrowed away from,
+    was split from it: 704.5w of 2026-08-07 ("If a non-Siege battle has defense 0 ...")
+    from 704.5v, which went on on Siege battles, and 310.8 from 310.7, where they were
+    added."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m072_...).
+# Further migrations go here, numbered in order (m073_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

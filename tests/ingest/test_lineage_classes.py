@@ -1409,6 +1409,33 @@ def test_a_rule_heading_the_counterpart_and_saying_the_opening_is_where_it_went(
     assert keys(alignment, old, new, "split") == {("420.1", "704.1a")}
 
 
+@pytest.mark.parametrize("denied", ["non-Siege", "Siege"])
+def test_a_rule_for_the_case_its_source_was_narrowed_from_was_split_from_it(
+    denied: str,
+) -> None:
+    """Like 704.5v of 2026-06-19: "If a tower has height 0 ..." is narrowed to Siege
+    towers, and a new rule says the same of non-Siege towers: it was split from it. A new
+    rule that does not deny the qualifier is a rule of its own."""
+    old: list[Row] = [
+        ("704.5", "rule", "704", "The periodic checks are these:"),
+        ("704.5v", "subrule", "704.5",
+         "If a tower has height 0 and it isn't the source of a power that has woken but"
+         " not yet left the queue, it's put into its owner's pit."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("704.5", "rule", "704", "The periodic checks are these:"),
+        ("704.5v", "subrule", "704.5",
+         "If a Siege tower has height 0 and it isn't the source of a power that has woken"
+         " but not yet left the queue, it's put into its owner's pit."),
+        ("704.5w", "subrule", "704.5",
+         f"If a {denied} tower has height 0, it's put into its owner's pit."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["704.5v"] == "704.5v"
+    expected = {("704.5v", "704.5w")} if denied.startswith("non") else set()
+    assert keys(alignment, old, new, "split") == expected
+
+
 def test_a_rule_keeping_its_opening_almost_word_for_word_goes_on_there() -> None:
     # Like 807.4c of 2010-07-16: the rule keeps its number and its opening sentence, a word
     # changed ("When" -> "After"), and goes on about something else; its second sentence

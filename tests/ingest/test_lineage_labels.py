@@ -401,6 +401,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.98, 0.98),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of f791484 (m071); scored once
+    "blind31": (
+        189,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.97),
+        },
+    ),
 }
 
 
@@ -648,6 +658,20 @@ def test_a_title_rule_follows_its_rules_to_the_zone(all_editions_db: Path) -> No
     kb = rules_kb.open(all_editions_db)
     assert kb.where("217.7", "2009-05-01", "2009-07-11").now == "406"
     assert kb.history("701.9", "2009-07-11").versions[-1].first == "2009-07-11"
+
+
+def test_a_rule_for_the_other_case_was_split_from_the_narrowed_rule(
+    all_editions_db: Path,
+) -> None:
+    """704.5w of 2026-08-07, on non-Siege battles with defense 0, was split from 704.5v,
+    which went on narrowed to Siege battles, as the thirty-first sample's reader has it
+    (high confidence); so was 310.8 from 310.7."""
+    kb = rules_kb.open(all_editions_db)
+    for part, source in (("704.5w", "704.5v"), ("310.8", "310.7")):
+        history = kb.history(part, "2026-08-07")
+        assert history.split_from is not None
+        assert (history.split_from.number, history.split_from.edition) == (source, "2026-06-19")
+        assert kb.where(source, "2026-06-19", "2026-08-07").now == source
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -57,7 +57,10 @@ Passes, cheapest first; each works on what the previous ones left:
    is 613.3, on replacement effects, and 614.3, on prevention effects, was split from
    it, and so was 113.1d, on triggered abilities, from 415.2 on "an activated or
    triggered ability", though it says more (a copy keeping both cases is new, and so is
-   a rule for a case its source did not name beside the other). A record left new that
+   a rule for a case its source did not name beside the other); so was a rule saying
+   what an old rule said of the case its counterpart was narrowed away from (704.5w of
+   2026-08-07, "If a non-Siege battle has defense 0 ...", from 704.5v, which went on on
+   Siege battles). A record left new that
    opens with a sentence one old record dropped, word for word or a word or two changed,
    was split off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and
    where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its

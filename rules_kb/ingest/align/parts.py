@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.align.model import LEVELS, Item, Left
@@ -218,6 +219,7 @@ def splits_and_merges(
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _other_cases(state, parts, sources)
+    _complements(state, parts, sources)
     _namesake_merges(state, group.old, targets)
     _contained_merges(state, group.old, targets)
     _merge_cores(state, group.old, sources)
@@ -410,6 +412,54 @@ def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
         ]
         if len(fits) == 1:
             state.split[j] = fits[0]
+
+
+def _complements(state: _Parting, parts: list[int], sources: list[int]) -> None:
+    """Parts still left over that say what an old rule said, of the case its counterpart
+    was narrowed away from, were split from it: the counterpart gained a qualifier, and
+    the part says the old rule's words with that qualifier negated. 704.5w of 2026-08-07,
+    "If a non-Siege battle has defense 0, it's put into its owner's graveyard.", from
+    704.5v, "If a battle has defense 0 ...", which is 704.5v on Siege battles. Its words
+    SPLIT_CONTAINED_ALONE the old rule's at least; of two sources that fit, the one holding
+    more of them, or as many and whose counterpart it stands beside (310.7 says the same
+    of a battle's defense, and went on as 310.7 on Siege battles: 310.8, on the others,
+    was split from it, and 704.5w from 704.5v)."""
+    left = [j for j in parts if j not in state.old_of and j not in state.split]
+    placed = [i for i in sources if i in state.pairs]
+    if not left or not placed:
+        return
+    negations = set(word_ids(" ".join(NEGATIONS)))
+    narrowed = {}
+    for i in placed:
+        own = set(state.words(state.old[i]))
+        gained = set(state.words(state.new[state.pairs[i]])) - own
+        if gained:
+            narrowed[i] = (own, gained)
+    for j in left:
+        mine = set(state.words(state.new[j]))
+        order = word_ids(state.texts[state.new[j].text_id], ordered=True)
+        # The words negated ("non siege"): the qualifier the part denies.
+        denied = {after for word, after in pairwise(order) if word in negations}
+        if not denied:
+            continue
+        fits = []
+        for i, (own, gained) in narrowed.items():
+            qualifier = mine - own - negations
+            held = len(mine & own)
+            if (
+                denied & gained
+                and qualifier <= gained
+                and held >= SPLIT_CONTAINED_ALONE * len(mine)
+            ):
+                beside = state.new[state.pairs[i]].parent == state.new[j].parent
+                fits.append((held, beside, i))
+        fits.sort(reverse=True)
+        if fits and (len(fits) == 1 or fits[0][:2] > fits[1][:2]):
+            state.split[j] = fits[0][2]
+
+
+NEGATIONS = ("non", "not")
+"""The words that negate a qualifier ("non-Siege", normalised "non siege")."""
 
 
 def _other_case(
