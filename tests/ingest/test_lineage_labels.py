@@ -411,6 +411,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.97, 0.97),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 7b4669a (m072); scored once
+    "blind32": (
+        176,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
