@@ -323,15 +323,16 @@ def said_entries(
     counter on it.") into "Suspend", which says so since 2009-07-11 (renames applied)."""
     group = reworded.of(old, new, GLOSSARY)
     left = [i for i in group.old if i not in pairs and i not in merged]
+    reworded_new = set(group.new)
+    continued = [(k, j) for k, j in pairs.items() if j in reworded_new] if left else []
     for i in left:
         mine = texts.sentences(old[i].text_id)
         if not mine:
             continue
         homes = [
             j
-            for k, j in pairs.items()
-            if j in group.new
-            and all(carries_sentence(texts, sentence, new[j].text_id) for sentence in mine)
+            for k, j in continued
+            if all(carries_sentence(texts, sentence, new[j].text_id) for sentence in mine)
             and not any(carries_sentence(texts, sentence, old[k].text_id) for sentence in mine)
         ]
         if len(homes) == 1:

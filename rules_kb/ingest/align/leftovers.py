@@ -356,9 +356,7 @@ def heads_saying_openings(
     came_of = {j: i for i, j in pairs.items()} | split
     if len(came_of) == len(new):  # (no new rule left over: most neighbouring editions)
         return
-    first_of: dict[str, int] = {}
-    for j, item in enumerate(new):
-        first_of.setdefault(item.key, j)
+    first_of = _first_of(new)
     for i, k in list(pairs.items()):
         head = first_of.get(new[k].parent or "")
         if head is None or head in came_of or new[head].text_id in titles:
@@ -375,6 +373,15 @@ def heads_saying_openings(
             split[k] = i
             came_of[head] = i
             del came_of[k]
+
+
+def _first_of(items: Sequence[Item]) -> dict[str, int]:
+    """The index of the first item printed under each key (a number printed twice, the
+    first)."""
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.key, index)
+    return first
 
 
 INTRODUCED_PARTS = 2
@@ -405,9 +412,7 @@ def introductions(
     came_of = {j: i for i, j in pairs.items()} | split
     if len(came_of) == len(new):  # (no new rule left over: most neighbouring editions)
         return
-    first_of: dict[str, int] = {}
-    for j, item in enumerate(new):
-        first_of.setdefault(item.key, j)
+    first_of = _first_of(new)
     origins: dict[int, list[int]] = {}
     for j, item in enumerate(new):
         if j in came_of and item.parent is not None and item.parent in first_of:

@@ -271,16 +271,15 @@ def _openings_decide_ties(
     column = {j: col for col, j in enumerate(group.new)}
     used = set(pairs.values())
     free = [col for col, j in enumerate(group.new) if j not in used]
+    if not free:
+        return
+    most = similarity.max(axis=0)  # each new rule's likeness to its nearest old rule
     for row, i in enumerate(group.old):
         j = pairs.get(i)
-        if not free or j is None or j not in column or new[j].key == old[i].key:
+        if j is None or j not in column or new[j].key == old[i].key:
             continue
         bar = similarity[row, column[j]] - NEAR_TIE
-        near = [
-            col
-            for col in free
-            if similarity[row, col] >= bar and similarity[row, col] >= similarity[:, col].max()
-        ]
+        near = [col for col in free if similarity[row, col] >= max(bar, most[col])]
         first = first_words(old[i], texts)
         if not near or not first:
             continue
