@@ -835,16 +835,24 @@ def m071_title_rule_follows_its_rules(_db: Database, _progress: Progress) -> Non
 
 
 @migration
-def m072_other_case_split(db: Database, progress: Progress) -> None:
+def m072_other_case_split(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m071), and now a new rule that says
     what an old rule said, of the case the old rule's counterpart was narrowed away from,
     was split from it: 704.5w of 2026-08-07 ("If a non-Siege battle has defense 0 ...")
     from 704.5v, which went on on Siege battles, and 310.8 from 310.7, where they were
-    added."""
+    added: the editions are aligned again by m073."""
+
+
+@migration
+def m073_brought_sentence_merged(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m072), and now an old rule left over
+    that brought a new rule continuing another a sentence that other rule never said was
+    merged into it: the intervening "if" rule 410.8 of 2009-05-01 into 603.4 of
+    2009-07-11, which goes on from 404.3, where it was removed."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m073_...).
+# Further migrations go here, numbered in order (m074_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

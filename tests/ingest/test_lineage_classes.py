@@ -2701,3 +2701,54 @@ def test_a_part_saying_the_case_its_source_named_beside_the_kept_one_was_split()
     alignment, mapping = aligned(old, new)
     assert mapping["408.1d"] == "115.1a"
     assert keys(alignment, old, new, "split") == {("408.1d", "115.1b")}
+
+
+def test_a_rule_that_brought_its_new_home_a_sentence_of_its_own_was_merged() -> None:
+    """Like the intervening "if" rule, said twice in 2009-05-01 (404.3 and 410.8) and once
+    in 603.4 of 2009-07-11, which goes on from 404.3 and rewords both: 410.8 brought it
+    "Note that this mirrors the check for legal targets.", which 404.3 never said, and was
+    merged into it, though few of the words 603.4 gained are its own. Without that
+    sentence it brought too little, and was removed."""
+    core = (
+        'A timed power may read "When [event], if [condition], [effect]." The power checks'
+        " the condition when the event happens and triggers only if it is true. On"
+        " resolution it checks the condition once more; if it is false at either time, the"
+        ' power does nothing. This rule is called the "sudden if" rule. Note that the word'
+        ' "if" means only what it always means anywhere else in the text of a piece.'
+        " Delayed timed powers made by some effect follow this rule too, whenever they go"
+        " off later."
+    )
+    second = (
+        "Timed powers whose condition directly follows their event check for the condition"
+        " within the event; where it is false, the power never triggers. The power checks"
+        " the condition once more on resolution. If it fails, the power does nothing. Note"
+        " that this mirrors the check for legal targets. Note that this rule never applies"
+        ' to a timed power with an "if" condition anywhere else in its text. The word "if"'
+        " means only what it always means in the text of a piece. This rule is called the"
+        ' "sudden if" rule.'
+    )
+    brought = " Note that this mirrors the check for legal targets."
+    both = (
+        'A timed power may read "When [event], if [condition], [effect]." When the event'
+        " happens, the power checks whether the condition is true. It triggers only if it"
+        " is; otherwise it does nothing. If it triggers, it checks the condition again as it"
+        " resolves, and if it is false then, it is taken from the pile and does nothing."
+        f'{brought} This rule is called the "sudden if" rule. (The word "if" means only what'
+        " it always means anywhere else in the text of a piece.) Delayed timed powers made"
+        " by some effect follow this rule too, whenever they go off later."
+    )
+    old: list[Row] = [
+        ("404", "chapter", "4", "Timed Powers"),
+        ("404.3", "rule", "404", core),
+        ("410", "chapter", "4", "Handling Timed Powers"),
+        ("410.8", "rule", "410", second),
+    ]
+    for said, merged in ((both, {("410.8", "603.4")}), (both.replace(brought, ""), set())):
+        new: list[Row] = [
+            ("603", "chapter", "6", "Handling Timed Powers"),
+            ("603.4", "rule", "603", said),
+        ]
+        alignment, mapping = aligned(old, new)
+        assert mapping["404.3"] == "603.4"
+        assert keys(alignment, old, new, "merged") == merged
+        assert "410.8" not in mapping

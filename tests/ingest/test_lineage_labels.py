@@ -421,6 +421,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 2f08844 (m072); scored once
+    "blind33": (
+        183,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -682,6 +692,16 @@ def test_a_rule_for_the_other_case_was_split_from_the_narrowed_rule(
         assert history.split_from is not None
         assert (history.split_from.number, history.split_from.edition) == (source, "2026-06-19")
         assert kb.where(source, "2026-06-19", "2026-08-07").now == source
+
+
+def test_a_rule_that_brought_a_sentence_of_its_own_was_merged(all_editions_db: Path) -> None:
+    """The intervening "if" rule 410.8 of 2009-05-01 went into 603.4 of 2009-07-11, which
+    goes on from 404.3 and carries 410.8's "Note that this mirrors the check for legal
+    targets.", as the thirty-third sample's reader has it (high confidence)."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("410.8", "2009-05-01", "2009-07-11")
+    assert (found.now, found.status) == ("603.4", "merged")
+    assert kb.where("404.3", "2009-05-01", "2009-07-11").now == "603.4"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

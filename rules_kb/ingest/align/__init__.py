@@ -81,7 +81,10 @@ Passes, cheapest first; each works on what the previous ones left:
    "Second, any abilities that triggered on attackers being declared go on the stack",
    is 508.2b, not 509.4a, said of blockers), and a rule paired with a short echo of it
    went on in a rewrite left over that holds every word of it the echo holds and more
-   (509.4 of 2016-08-26 is 509.4a, not 509.1i). A rule that took in others goes on from
+   (509.4 of 2016-08-26 is 509.4a, not 509.1i); an old rule left over that brought a new
+   rule continuing another a sentence that other never said was merged into it, though
+   few of the words the new rule gained are its own (the intervening "if" rule 410.8 of 2009-05-01
+   into 603.4, which goes on from 404.3). A rule that took in others goes on from
    the one its first sentence comes from, and from one that says that sentence word for
    word, though another holds almost as much of it (702.19m of 2009-07-11 from 502.10i,
    and 502.11d was merged into it). An old rule left over that said for one case what

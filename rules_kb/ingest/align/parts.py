@@ -640,10 +640,34 @@ def _contained_merges(state: _Parting, left_old: list[int], targets: list[int]) 
             # The merged rule brought words its new home did not have.
             gained = set(words(new[j])) - set(words(old[state.old_of[j]]))
             carried = words(old[i])
-            if _carries(carried, gained, MERGE_CARRIES_SHARE) or _explains(carried, gained):
+            if (
+                _carries(carried, gained, MERGE_CARRIES_SHARE)
+                or _explains(carried, gained)
+                or _brings_sentence(state, i, j)
+            ):
                 state.merged[i] = j
         elif len(words(old[i])) >= ALONE_WORDS:
             state.pair(i, j)
+
+
+BROUGHT_WORDS = 6
+"""Words a sentence needs for a rule merged in to be known by it."""
+
+
+def _brings_sentence(state: _Parting, i: int, j: int) -> bool:
+    """Whether old `i` brought new `j`, which continues another old rule, a sentence
+    (BROUGHT_WORDS words at least) that `j` says word for word or almost and that rule
+    never said: the intervening "if" rule 410.8 of 2009-05-01 brought "Note that this
+    mirrors the check for legal targets." to 603.4, which goes on from 404.3, though
+    603.4 reworded the rest of both."""
+    texts, home = state.texts, state.new[j].text_id
+    core = state.old[state.old_of[j]].text_id
+    return any(
+        len(sentence.split()) >= BROUGHT_WORDS
+        and carries_sentence(texts, sentence, home)
+        and not carries_sentence(texts, sentence, core)
+        for sentence in texts.sentences(state.old[i].text_id)
+    )
 
 
 def _better_homes(state: _Parting, sources: list[int], left_new: list[int]) -> None:
