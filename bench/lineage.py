@@ -54,7 +54,8 @@ BLIND_SAMPLES = tuple(
                             ("twenty-seventh ", "blind27"), ("twenty-eighth ", "blind28"),
                             ("twenty-ninth ", "blind29"), ("thirtieth ", "blind30"),
                             ("thirty-first ", "blind31"), ("thirty-second ", "blind32"),
-                            ("thirty-third ", "blind33")]
+                            ("thirty-third ", "blind33"),
+                            ("thirty-fourth ", "blind34")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -136,6 +136,13 @@ def unquoted(text: str) -> str:
     return key(folded)
 
 
+def spaced_alike(old: str, new: str) -> bool:
+    """Whether two texts differ at most in their white space: a line break where a space
+    was, or two spaces for one ("Untap" of the glossary, 2002-02-20 and 2002-10-07). Such
+    texts are the same text, not even a change of typography."""
+    return old.split() == new.split()
+
+
 def same_wording(old: str, new: str) -> bool:
     """Whether two texts differ at most in typography: the same `key`, or the same once
     their quotation marks are left out (`unquoted`)."""

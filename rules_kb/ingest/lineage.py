@@ -50,7 +50,7 @@ from rules_kb.ingest.align.model import went_to
 from rules_kb.ingest.align.words import cited_numbers
 from rules_kb.ingest.models import descends
 from rules_kb.ingest.readonly import texts
-from rules_kb.typography import heading_key, key, same_wording
+from rules_kb.typography import heading_key, key, same_wording, spaced_alike
 
 Kind = Literal["rule", "glossary"]
 KINDS: tuple[Kind, ...] = ("rule", "glossary")
@@ -365,17 +365,19 @@ def _wording(
     renumbered: Mapping[str, str],
 ) -> Literal["same", "typography", "changed"]:
     """Same, typography only, or changed: the text, the rule numbers it cites read
-    through `renumbered`."""
+    through `renumbered`; texts that differ only in white space are the same."""
     if old_id == new_id:
         return "same"
     found = load([old_id, new_id])
     old, new = found[old_id], found[new_id]
+    if spaced_alike(old, new):
+        return "same"
     if same_wording(old, new):
         return "typography"
     if not renumbered:
         return "changed"
     moved = renumber_references(old, renumbered)
-    if moved == new:
+    if spaced_alike(moved, new):
         return "same"
     if same_wording(moved, new):
         return "typography"

@@ -844,15 +844,24 @@ def m072_other_case_split(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m073_brought_sentence_merged(db: Database, progress: Progress) -> None:
+def m073_brought_sentence_merged(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m072), and now an old rule left over
     that brought a new rule continuing another a sentence that other rule never said was
     merged into it: the intervening "if" rule 410.8 of 2009-05-01 into 603.4 of
-    2009-07-11, which goes on from 404.3, where it was removed."""
+    2009-07-11, which goes on from 404.3, where it was removed: the editions are aligned
+    again by m074."""
+
+
+@migration
+def m074_white_space_is_the_same(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m073), and now a text that differs
+    from its counterpart's only in white space is the same, where it was typography
+    (the glossary's "Untap" of 2002-10-07, a line break between its senses where a space
+    was; 46 records in all)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m074_...).
+# Further migrations go here, numbered in order (m075_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

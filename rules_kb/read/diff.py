@@ -21,7 +21,7 @@ from rules_kb.records.diff import (
     EditionDiff,
     ExampleChange,
 )
-from rules_kb.typography import heading_key, same_wording
+from rules_kb.typography import heading_key, same_wording, spaced_alike
 from rules_kb.worddiff import WordOp, word_diffs
 
 if TYPE_CHECKING:
@@ -169,6 +169,14 @@ def _changes(library: Library, old: str, new: str, *, glossary: bool) -> tuple[C
     ids += [before[i].text_id for i, _ in (*alignment.split, *alignment.merged)]
     ids += [after[j].text_id for _, j in (*alignment.split, *alignment.merged)]
     texts = library.texts(ids)
+    # A text that differs only in its white space is the same text.
+    touched = [
+        (i, j)
+        for i, j in touched
+        if before[i].key != after[j].key
+        or old_examples.get(i, ()) != new_examples.get(j, ())
+        or not spaced_alike(texts[before[i].text_id], texts[after[j].text_id])
+    ]
     example_texts = [
         (
             [texts[tid] for tid in old_examples.get(i, ())],
@@ -299,7 +307,7 @@ def _paired(
     old_text, new_text = texts[old.text_id], texts[new.text_id]
     # A heading whose quotes or italics alone changed is the same name (`heading_key`).
     renamed = old.key != new.key and heading_key(old.key) != heading_key(new.key)
-    if old.text_id == new.text_id and (renamed or old.key == new.key):
+    if spaced_alike(old_text, new_text) and (renamed or old.key == new.key):
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
     if not renamed and same_wording(old_text, new_text):
         ops = words.get((old_text, new_text), (("=", new_text),))

@@ -1777,6 +1777,18 @@ def test_typography_is_never_a_change() -> None:
     )
 
 
+def test_white_space_is_no_change_at_all() -> None:
+    """A line break where a space was, or two spaces for one, is the same text: "same",
+    not even typography (the glossary's "Untap" of 2002-10-07, its two senses on two
+    lines)."""
+    spaced = {1: "1. To lift a piece. See also Drop. 2. The lifting step.",
+              2: "1. To lift a piece. See also Drop.\n2. The lifting  step."}  # fmt: skip
+    assert status("Lift", 1, "Lift", 2, lambda ids: spaced) == "same"
+    assert status("Lift", 1, "Raise", 2, lambda ids: spaced) == "moved"
+    cited = {1: "See rule 724.2 for boards.", 2: "See rule  725.2\nfor boards."}
+    assert status("724.6", 1, "724.6", 2, lambda ids: cited, {"724.2": "725.2"}) == "same"
+
+
 def test_cross_references_renumbered_with_the_rule_are_a_move() -> None:
     texts = {1: "See rule 724.2 for boards.", 2: "See rule 725.2 for boards."}
     assert status("724.6", 1, "725.6", 2, lambda ids: texts) == "moved"

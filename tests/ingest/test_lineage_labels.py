@@ -431,6 +431,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 8b134fe (m073); scored once
+    "blind34": (
+        188,
+        0.97,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -702,6 +712,17 @@ def test_a_rule_that_brought_a_sentence_of_its_own_was_merged(all_editions_db: P
     found = kb.where("410.8", "2009-05-01", "2009-07-11")
     assert (found.now, found.status) == ("603.4", "merged")
     assert kb.where("404.3", "2009-05-01", "2009-07-11").now == "603.4"
+
+
+def test_white_space_alone_is_no_change_anywhere(all_editions_db: Path) -> None:
+    """The glossary's "Untap" of 2002-10-07 differs from 2002-02-20 only in a line break
+    between its two senses, where a space was: the same entry, as the thirty-fourth
+    sample's reader has it (high confidence), and no change in `diff` either."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("Untap", "2002-02-20", "2002-10-07")
+    assert (found.status, found.text_changed) == ("same", False)
+    changes = kb.diff("2002-02-20", "2002-10-07").glossary
+    assert "Untap" not in {change.new_key for change in changes}
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
