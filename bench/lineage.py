@@ -55,7 +55,8 @@ BLIND_SAMPLES = tuple(
                             ("twenty-ninth ", "blind29"), ("thirtieth ", "blind30"),
                             ("thirty-first ", "blind31"), ("thirty-second ", "blind32"),
                             ("thirty-third ", "blind33"),
-                            ("thirty-fourth ", "blind34")]
+                            ("thirty-fourth ", "blind34"),
+                            ("thirty-fifth ", "blind35")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -853,15 +853,24 @@ def m073_brought_sentence_merged(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m074_white_space_is_the_same(db: Database, progress: Progress) -> None:
+def m074_white_space_is_the_same(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m073), and now a text that differs
     from its counterpart's only in white space is the same, where it was typography
     (the glossary's "Untap" of 2002-10-07, a line break between its senses where a space
-    was; 46 records in all)."""
+    was; 46 records in all): the editions are aligned again by m075."""
+
+
+@migration
+def m075_opening_core(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m074), and now a rule that took in
+    another goes on from the one whose first sentence it opens with, word for word, where
+    that one holds most of its words there, not two thirds of them as before: 406.4 of
+    2003-07-01 goes on from 406.1d, and 406.1e was merged into it (they were the other
+    way round); so 212.6d from 214.9d, and 305.1 of 2009-07-11 from 212.6b."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m075_...).
+# Further migrations go here, numbered in order (m076_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -2764,3 +2764,42 @@ def test_a_rule_that_brought_its_new_home_a_sentence_of_its_own_was_merged() -> 
         assert mapping["404.3"] == "603.4"
         assert keys(alignment, old, new, "merged") == merged
         assert "410.8" not in mapping
+
+
+def test_a_rule_opening_with_a_rule_it_took_in_goes_on_from_that_one() -> None:
+    """Like 406.4 of 2003-07-01, which opens with the first sentence of 406.1d ("A mana
+    ability can be activated or triggered."), word for word, and goes on with 406.1e's:
+    it continues 406.1d, though 406.1e holds more of its words and 406.1d only two thirds
+    of its own there (its second sentence was dropped); 406.1e was merged into it."""
+    first = (
+        "A token power can be started or sparked. However, the rules for starting and"
+        " resolving token powers differ slightly from those for starting other powers. See"
+        ' rule 411, "Starting Token Powers," for details.'
+    )
+    second = (
+        "Token powers are started and resolved like other powers, but they don't go on the"
+        " pile, so they can't be stopped or answered. (See rule 408.2, \"Actions That Don't"
+        ' Use the Pile.") Powers (other than token powers) that spark on starting token'
+        " powers do go on the pile, however."
+    )
+    both = (
+        "A token power can be started or sparked. Token powers are started and resolved"
+        " like other powers, but they don't go on the pile, so they can't be stopped or"
+        ' answered. See rule 411, "Starting Token Powers," and rule 408.2, "Actions That'
+        " Don't Use the Pile.\""
+    )
+    rest = "Powers (other than token powers) that spark on starting token powers do use the pile."
+    old: list[Row] = [
+        ("406", "chapter", "4", "Powers"),
+        ("406.1", "rule", "406", "Token Powers"),
+        ("406.1d", "subrule", "406.1", first),
+        ("406.1e", "subrule", "406.1", second),
+    ]
+    new: list[Row] = [
+        ("406", "chapter", "4", "Powers"),
+        ("406.4", "rule", "406", both),
+        ("406.5", "rule", "406", rest),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["406.1d"] == "406.4"
+    assert ("406.1e", "406.4") in keys(alignment, old, new, "merged")

@@ -441,6 +441,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 81af637 (m074); scored once
+    "blind35": (
+        185,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.97),
+        },
+    ),
 }
 
 
@@ -723,6 +733,19 @@ def test_white_space_alone_is_no_change_anywhere(all_editions_db: Path) -> None:
     assert (found.status, found.text_changed) == ("same", False)
     changes = kb.diff("2002-02-20", "2002-10-07").glossary
     assert "Untap" not in {change.new_key for change in changes}
+
+
+def test_a_rule_opening_with_one_it_took_in_goes_on_from_it(all_editions_db: Path) -> None:
+    """406.4 of 2003-07-01 opens with 406.1d's first sentence and goes on with 406.1e's:
+    it continues 406.1d, as the thirty-fifth sample's reader has it (high confidence),
+    and 406.1e was merged into it; so 212.6d continues 214.9d, as the fifth sample's
+    reader has it."""
+    kb = rules_kb.open(all_editions_db)
+    for core, other, home in (("406.1d", "406.1e", "406.4"), ("214.9d", "214.9e", "212.6d")):
+        found = kb.where(core, "2003-03-15", "2003-07-01")
+        assert (found.now, found.status, found.text_changed) == (home, "moved", True)
+        found = kb.where(other, "2003-03-15", "2003-07-01")
+        assert (found.now, found.status) == (home, "merged")
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -83,12 +83,14 @@ Passes, cheapest first; each works on what the previous ones left:
    went on in a rewrite left over that holds every word of it the echo holds and more
    (509.4 of 2016-08-26 is 509.4a, not 509.1i); an old rule left over that brought a new
    rule continuing another a sentence that other never said was merged into it, though
-   few of the words the new rule gained are its own (the intervening "if" rule 410.8 of 2009-05-01
-   into 603.4, which goes on from 404.3). A rule that took in others goes on from
-   the one its first sentence comes from, and from one that says that sentence word for
-   word, though another holds almost as much of it (702.19m of 2009-07-11 from 502.10i,
-   and 502.11d was merged into it). An old rule left over that said for one case what
-   another said for another went into the rewrite of that other where it treats both
+   few of the words the new rule gained are its own (the intervening "if" rule 410.8 of
+   2009-05-01 into 603.4, which goes on from 404.3). A rule that took in others goes on
+   from the one its first sentence comes from, and from one that says that sentence word
+   for word, though another holds almost as much of it (702.19m of 2009-07-11 from
+   502.10i, and 502.11d was merged into it), or more of it, where the one it opens with
+   lost a sentence on the way (406.4 of 2003-07-01 from 406.1d, and 406.1e was merged
+   into it). An old rule left over that said for one case what another said for another
+   went into the rewrite of that other where it treats both
    alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a,
    on supplementary decks). An old record left over with no part yet continues in its
    first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3). A rule still

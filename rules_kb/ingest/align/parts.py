@@ -1010,10 +1010,13 @@ def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> No
     """A rule that took in others continues the one its first sentence comes from: the
     one whose number it kept if that one holds its first sentence, else the one holding
     most of it (712.8 of 2023-04-14 opens with old 712.4 and ends with old 713.4, which it
-    holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4).
-    The counterpart it had is merged into it, and a record the core had continued, all of
-    whose words the core had, was split from it. Only `sources`, the old records not
-    printed again as they were, can have been reworded."""
+    holds word for word; 500.5 of 2025-11-14 opens with old 500.5 and ends with old 500.4),
+    and that one holds SPLIT_CONTAINED_ALONE of its words there, or MERGE_CONTAINED where
+    the rule opens with its first sentence word for word, which the other never said
+    (406.4 of 2003-07-01 opens with 406.1d, whose second sentence it dropped, and goes on
+    with 406.1e). The counterpart it had is merged into it, and a record the core had
+    continued, all of whose words the core had, was split from it. Only `sources`, the old
+    records not printed again as they were, can have been reworded."""
     old, new, pairs, words, texts = state.old, state.new, state.pairs, state.words, state.texts
     split, merged = state.split, state.merged
     # Its own inverse of the pairs: the pass after it reads the state's as it stood.
@@ -1051,7 +1054,12 @@ def _merge_cores(state: _Parting, left_old: list[int], sources: list[int]) -> No
             shares[core] <= shares[i] + SPLIT_MARGIN and not _opens_with(state, j, core, i)
         ):
             continue
-        if core != namesake and share_within(words(old[core]), own) < SPLIT_CONTAINED_ALONE:
+        held = share_within(words(old[core]), own)
+        if (
+            core != namesake
+            and held < SPLIT_CONTAINED_ALONE
+            and (held < MERGE_CONTAINED or not _opens_with(state, j, core, i))
+        ):
             continue
         elsewhere = pairs.get(core)
         if elsewhere is not None:
