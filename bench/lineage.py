@@ -56,7 +56,9 @@ BLIND_SAMPLES = tuple(
                             ("thirty-first ", "blind31"), ("thirty-second ", "blind32"),
                             ("thirty-third ", "blind33"),
                             ("thirty-fourth ", "blind34"),
-                            ("thirty-fifth ", "blind35")]
+                            ("thirty-fifth ", "blind35"),
+                            ("thirty-sixth ", "blind36"),
+                            ("thirty-seventh ", "blind37")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -451,6 +451,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.97, 0.97),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of d53d0ef (m075); scored once
+    "blind36": (
+        186,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.97),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of d53d0ef (m075); scored once
+    "blind37": (
+        178,
+        0.96,
+        {
+            "all": (0.99, 0.95),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.96),
+        },
+    ),
 }
 
 
