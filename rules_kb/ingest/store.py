@@ -864,7 +864,7 @@ def m074_white_space_is_the_same(_db: Database, _progress: Progress) -> None:
 def m075_opening_core(db: Database, progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m074), and now a rule that took in
     another goes on from the one whose first sentence it opens with, word for word, where
-    that one holds most of its words there, not two thirds of them as before: 406.4 of
+    that one holds three fifths of its words there (seven tenths before): 406.4 of
     2003-07-01 goes on from 406.1d, and 406.1e was merged into it (they were the other
     way round); so 212.6d from 214.9d, and 305.1 of 2009-07-11 from 212.6b."""
     _realign(db, progress)

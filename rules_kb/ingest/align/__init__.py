@@ -90,9 +90,9 @@ Passes, cheapest first; each works on what the previous ones left:
    502.10i, and 502.11d was merged into it), or more of it, where the one it opens with
    lost a sentence on the way (406.4 of 2003-07-01 from 406.1d, and 406.1e was merged
    into it). An old rule left over that said for one case what another said for another
-   went into the rewrite of that other where it treats both
-   alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a,
-   on supplementary decks). An old record left over with no part yet continues in its
+   went into the rewrite of that other where it treats both alike, naming both or
+   neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a, on supplementary
+   decks). An old record left over with no part yet continues in its
    first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3). A rule still
    left over on both sides went on in the one new rule that carries a long sentence of
    it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around "If no
