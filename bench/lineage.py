@@ -58,7 +58,8 @@ BLIND_SAMPLES = tuple(
                             ("thirty-fourth ", "blind34"),
                             ("thirty-fifth ", "blind35"),
                             ("thirty-sixth ", "blind36"),
-                            ("thirty-seventh ", "blind37")]
+                            ("thirty-seventh ", "blind37"),
+                            ("thirty-eighth ", "blind38")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -471,6 +471,16 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.96),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of d53d0ef (m075); scored once
+    "blind38": (
+        180,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
