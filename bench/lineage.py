@@ -59,7 +59,9 @@ BLIND_SAMPLES = tuple(
                             ("thirty-fifth ", "blind35"),
                             ("thirty-sixth ", "blind36"),
                             ("thirty-seventh ", "blind37"),
-                            ("thirty-eighth ", "blind38")]
+                            ("thirty-eighth ", "blind38"),
+                            ("thirty-ninth ", "blind39"),
+                            ("fortieth ", "blind40")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -481,6 +481,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of e79003f (m075); scored once
+    "blind39": (
+        181,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.97),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of e79003f (m075); scored once
+    "blind40": (
+        168,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
