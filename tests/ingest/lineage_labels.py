@@ -42,6 +42,9 @@ class Step:
     key: str
     counterpart: str | None
     status: str
+    #: The reader's "high" or "low" ("low when reasonable readers could differ"), where
+    #: the label carries one.
+    confidence: str | None = None
 
 
 def steps(folder: Path = FOLDER) -> list[Step]:
@@ -55,7 +58,7 @@ def steps(folder: Path = FOLDER) -> list[Step]:
                 continue
             found.append(
                 Step(row["stratum"], row["old"], row["new"], row["kind"], row["ask"], row["key"],
-                     row["counterpart"], row["status"])
+                     row["counterpart"], row["status"], row.get("confidence"))
             )  # fmt: skip
     return found
 

@@ -516,6 +516,16 @@ def test_stored_lineage_on_each_blind_sample(library: Library, sample: str) -> N
         assert found.precision >= precision and found.recall >= recall, (stratum, wrong[:10])
 
 
+@pytest.mark.parametrize("sample", BLIND_SAMPLES)
+def test_every_blind_label_says_how_sure_its_reader_was(sample: str) -> None:
+    """bench/lineage.py pools the blind samples by the confidence their readers gave each
+    label: every step carries "high" or "low", and most carry "high" (low is for "where
+    reasonable readers could differ"; a sample marked mostly low was not read as asked)."""
+    confidences = [step.confidence for step in steps(FOLDER / sample)]
+    assert set(confidences) <= {"high", "low"}, sample
+    assert confidences.count("high") > len(confidences) / 2
+
+
 def test_the_third_readers_steps_are_labelled_steps_with_their_labels() -> None:
     """tests/fixtures/lineage/third_reader/ read 80 labelled steps again (28 where rules-kb
     and the label disagreed, 52 where they agreed): each is a step of the labelled set or
