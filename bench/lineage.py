@@ -65,6 +65,7 @@ BLIND_SAMPLES = tuple(
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
+LOW_CONFIDENCE = REPO / "tests" / "fixtures" / "lineage" / "low_confidence"
 ARTICLE = REPO / "tests" / "fixtures" / "cite" / "article-2010.md"
 RULES_KB = str(Path(sys.executable).parent / "rules-kb")
 MODERN = ("2026-06-19", "2026-08-07")
@@ -369,6 +370,80 @@ def second_reader(db: Path, sample: Path) -> str:
     return table(headers, body)
 
 
+def low_confidence(db: Path) -> str:
+    """The blind steps their first readers marked low confidence, read twice more
+    (tests/fixtures/lineage/low_confidence/readings.json): how often three readings
+    decide a step (`majority`), how often they keep the first label, and rules-kb against
+    the first label and against the majority; then all the blind samples pooled with
+    those labels decided by the majority where it decides."""
+    from dataclasses import replace
+
+    from tests.ingest.lineage_labels import majority, score, steps
+    from tests.ingest.test_lineage_labels import _answer
+
+    # Each sample's steps by (sample, old, new, kind, ask, key); a sample may hold one
+    # step twice, drawn in two strata.
+    pooled = [
+        ((folder.name, step.old, step.new, step.kind, step.ask, step.key), step)
+        for _, folder in BLIND_SAMPLES
+        for step in steps(folder)
+    ]
+    blind = dict(pooled)
+    rows = json.loads((LOW_CONFIDENCE / "readings.json").read_text(encoding="utf-8"))
+    library = Library(Reader(db))
+    decided: dict[tuple[str, ...], tuple[str | None, str]] = {}
+    counts: dict[str, list[int]] = {}
+    for row in rows:
+        which = (row["sample"], row["old"], row["new"], row["kind"], row["ask"], row["key"])
+        first = (row["label"]["counterpart"], row["label"]["status"])
+        decision = majority([row["label"], row["second"], row["third"]], row["kind"])
+        said = _answer(library, blind[which])
+        ours = (said.counterpart, said.status) if said else (None, None)
+        if decision is not None:
+            decided[which] = decision
+        for name in ("all", row["stratum"]):
+            found = counts.setdefault(name, [0] * 5)
+            found[0] += 1
+            found[1] += decision is not None
+            found[2] += decision == first
+            found[3] += ours == first
+            found[4] += decision is not None and ours == decision
+    headers = ["stratum", "steps", "three readings decide", "they keep the first label",
+               "rules-kb = first label", "rules-kb = the majority where it decides"]  # fmt: skip
+    body = [
+        [f"**{name}**" if name == "all" else name, n, f"{agreed} ({agreed / n:.0%})",
+         f"{kept} ({kept / n:.0%})", f"{first} ({first / n:.0%})",
+         f"{right} of {agreed} ({right / agreed:.0%})" if agreed else ""]
+        for name, (n, agreed, kept, first, right) in sorted(
+            counts.items(), key=lambda item: (item[0] != "all", item[0]))
+    ]  # fmt: skip
+    chosen = [
+        replace(step, counterpart=decided[which][0], status=decided[which][1])
+        if which in decided
+        else step
+        for which, step in pooled
+    ]
+    scores, wrong = score(chosen, lambda step: _answer(library, step))
+    pooled_rows = [
+        [f"**{name}**" if name == "all" else name, found.steps, f"{found.precision:.3f}",
+         f"{found.recall:.3f}", f"{found.status_share:.3f}"]
+        for name, found in sorted(scores.items(), key=lambda item: (item[0] != "all", item[0]))
+    ]  # fmt: skip
+    pooled_headers = ["stratum", "steps", "counterpart P", "counterpart R", "status right"]
+    return "\n".join(
+        [
+            table(headers, body),
+            "",
+            f"All {len(BLIND_SAMPLES)} blind samples pooled, each label marked low decided by"
+            " the majority of three readings where it decides:",
+            "",
+            table(pooled_headers, pooled_rows),
+            "",
+            f"{len(wrong)} steps answered otherwise than labelled.",
+        ]
+    )
+
+
 def chain_table(db: Path) -> str:
     """The historians' chains, followed through the stored lineage."""
     from rules_kb.read.history import Lineage
@@ -441,6 +516,9 @@ def main() -> None:
             where = f"tests/fixtures/lineage/second_reader/{folder.name}.json"
             print(f"\n#### Two readings of the {ordinal}blind sample ({where})\n")
             print(second_reader(options.db, folder))
+    where = "tests/fixtures/lineage/low_confidence/"
+    print(f"\n#### The blind labels marked low confidence, read twice more ({where})\n")
+    print(low_confidence(options.db))
     print("\n#### A third reader on 80 hard steps (tests/fixtures/lineage/third_reader/)\n")
     print(third_reader(options.db))
     print("\n#### The historians' chains\n")

@@ -526,6 +526,38 @@ def test_every_blind_label_says_how_sure_its_reader_was(sample: str) -> None:
     assert confidences.count("high") > len(confidences) / 2
 
 
+def test_every_blind_label_marked_low_was_read_twice_more() -> None:
+    """tests/fixtures/lineage/low_confidence/readings.json holds two more readings of each
+    step of the first forty blind samples its first reader marked low confidence, and of
+    no other: each row names its
+    sample and stratum and carries the first label as it stands there, and each reading a
+    status of the contract and a confidence. bench/lineage.py scores rules-kb against what
+    most of the three readings say (`majority`)."""
+    import json
+
+    from tests.ingest.lineage_labels import STATUSES
+
+    # The forty samples drawn by 2026-12-07, when the low labels were read again.
+    low = {
+        (sample, step.old, step.new, step.kind, step.ask, step.key): step
+        for sample in list(BLIND_SAMPLES)[:40]
+        for step in steps(FOLDER / sample)
+        if step.confidence == "low"
+    }
+    path = FOLDER / "low_confidence" / "readings.json"
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    read = {(row["sample"], row["old"], row["new"], row["kind"], row["ask"], row["key"]): row
+            for row in rows}  # fmt: skip
+    assert len(read) == len(rows) and set(read) == set(low)
+    for which, row in read.items():
+        step = low[which]
+        assert row["stratum"] == step.stratum, which
+        assert row["label"] == {"counterpart": step.counterpart, "status": step.status}, which
+        for reading in (row["second"], row["third"]):
+            assert reading["status"] in STATUSES, which
+            assert reading["confidence"] in {"high", "low"}, which
+
+
 def test_the_third_readers_steps_are_labelled_steps_with_their_labels() -> None:
     """tests/fixtures/lineage/third_reader/ read 80 labelled steps again (28 where rules-kb
     and the label disagreed, 52 where they agreed): each is a step of the labelled set or
