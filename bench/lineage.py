@@ -61,7 +61,9 @@ BLIND_SAMPLES = tuple(
                             ("thirty-seventh ", "blind37"),
                             ("thirty-eighth ", "blind38"),
                             ("thirty-ninth ", "blind39"),
-                            ("fortieth ", "blind40")]
+                            ("fortieth ", "blind40"),
+                            ("forty-first ", "blind41"),
+                            ("forty-second ", "blind42")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
@@ -434,8 +436,8 @@ def low_confidence(db: Path) -> str:
         [
             table(headers, body),
             "",
-            f"All {len(BLIND_SAMPLES)} blind samples pooled, each label marked low decided by"
-            " the majority of three readings where it decides:",
+            f"All {len(BLIND_SAMPLES)} blind samples pooled, each label read again decided by"
+            " the majority of its three readings where it decides:",
             "",
             table(pooled_headers, pooled_rows),
             "",

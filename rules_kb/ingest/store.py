@@ -861,16 +861,26 @@ def m074_white_space_is_the_same(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m075_opening_core(db: Database, progress: Progress) -> None:
+def m075_opening_core(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m074), and now a rule that took in
     another goes on from the one whose first sentence it opens with, word for word, where
     that one holds three fifths of its words there (seven tenths before): 406.4 of
     2003-07-01 goes on from 406.1d, and 406.1e was merged into it (they were the other
-    way round); so 212.6d from 214.9d, and 305.1 of 2009-07-11 from 212.6b."""
+    way round); so 212.6d from 214.9d, and 305.1 of 2009-07-11 from 212.6b: the editions
+    are aligned again by m076."""
+
+
+@migration
+def m076_parts_judged_by_the_kept_number(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m075), and now a part of an old rule
+    whose line goes on in the part keeping its number, where the fuzzy pass had paired it
+    with another part, is judged by what the part keeping the number lost: 212.4k of
+    2006-07-15, on moving an Aura, was split from 212.4e (it was added); 212.4e goes on
+    as 212.4e, and 212.4j was split from it, as before."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m076_...).
+# Further migrations go here, numbered in order (m077_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -2803,3 +2803,53 @@ def test_a_rule_opening_with_a_rule_it_took_in_goes_on_from_that_one() -> None:
     alignment, mapping = aligned(old, new)
     assert mapping["406.1d"] == "406.4"
     assert ("406.1e", "406.4") in keys(alignment, old, new, "merged")
+
+
+def test_a_part_is_judged_by_what_the_part_keeping_the_number_lost() -> None:
+    """Like 212.4e of 2006-05-01, on Auras, whose middle went on reworded as 212.4j (the
+    fuzzy pass paired the two first) and whose first sentence kept the number: the line
+    goes on in 212.4e, and both other parts were split from it, 212.4k too, on moving an
+    Aura, though 212.4j says some of its words: what 212.4k holds is what the new 212.4e
+    lost, not what 212.4j did."""
+    first = "A Charm spell requires a target, which is restricted by its bind ability."
+    kept: Row = ("212.4f", "subrule", "212.4", "If a Charm is binding an illegal piece, or the"
+                 " piece it was attached to no longer exists, the Charm is put into its"
+                 " owner's discard pile.")  # fmt: skip
+    old: list[Row] = [
+        ("212", "chapter", "2", "Card Kinds"),
+        ("212.4", "rule", "212", "Charms"),
+        ("212.4e", "subrule", "212.4",
+         f"{first} Other restrictions can limit what a piece can be bound by. If a Charm is"
+         " entering the arena by any other means than being played and the effect putting"
+         " it into the arena doesn't specify what it will bind, the player putting it into"
+         " the arena chooses a piece for it to bind as it enters the arena. The player must"
+         " choose a legal piece according to the Charm's bind ability. If a Charm is"
+         " entering the arena from the queue and there is no legal piece for it to bind,"
+         " the Charm is put into its owner's discard pile instead of entering the arena. If"
+         " a Charm is entering the arena from any zone other than the queue and there is no"
+         " legal piece for it to bind, the Charm remains in the zone from which it attempted"
+         " to move instead of entering the arena. The same rule applies to moving a Charm"
+         " from one piece to another: The piece to which the Charm is to be moved must be"
+         " able to be bound by it. If it can't, the Charm doesn't move."),
+        kept,
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("212", "chapter", "2", "Card Kinds"),
+        ("212.4", "rule", "212", "Charms"),
+        ("212.4e", "subrule", "212.4", first),
+        kept,
+        ("212.4j", "subrule", "212.4", "If a Charm is entering the arena by any means other"
+         " than by being played and the effect putting it into the arena doesn't specify the"
+         " piece or player the Charm will bind, the player putting it into the arena chooses"
+         " what it will bind as the Charm enters the arena. The player must choose a legal"
+         " piece or player according to the Charm's bind ability and any other applicable"
+         " effects. If the player can't make a legal choice, the Charm remains in its"
+         " current zone, unless that zone is the queue. In that case, the Charm is put into"
+         " its owner's discard pile instead of entering the arena."),
+        ("212.4k", "subrule", "212.4", "If an effect attempts to attach a Charm in the arena"
+         " to a piece or player, that piece or player must be able to be bound by it. If"
+         " the piece or player can't be, the Charm doesn't move."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["212.4e"] == "212.4e"
+    assert keys(alignment, old, new, "split") == {("212.4e", "212.4j"), ("212.4e", "212.4k")}

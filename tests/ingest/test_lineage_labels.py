@@ -501,6 +501,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of e79003f (m075); scored once
+    "blind41": (
+        177,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of e79003f (m075); scored once
+    "blind42": (
+        178,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -529,10 +549,10 @@ def test_every_blind_label_says_how_sure_its_reader_was(sample: str) -> None:
 def test_every_blind_label_marked_low_was_read_twice_more() -> None:
     """tests/fixtures/lineage/low_confidence/readings.json holds two more readings of each
     step of the first forty blind samples its first reader marked low confidence, and of
-    no other: each row names its
-    sample and stratum and carries the first label as it stands there, and each reading a
-    status of the contract and a confidence. bench/lineage.py scores rules-kb against what
-    most of the three readings say (`majority`)."""
+    no other: each row names its sample and stratum and carries the first label as it
+    stands there, and each reading a status of the contract and a confidence.
+    bench/lineage.py scores rules-kb against what most of the three readings say
+    (`majority`)."""
     import json
 
     from tests.ingest.lineage_labels import STATUSES
@@ -838,6 +858,20 @@ def test_a_rule_opening_with_one_it_took_in_goes_on_from_it(all_editions_db: Pat
         assert (found.now, found.status, found.text_changed) == (home, "moved", True)
         found = kb.where(other, "2003-03-15", "2003-07-01")
         assert (found.now, found.status) == (home, "merged")
+
+
+def test_a_part_is_judged_by_what_the_rule_keeping_the_number_lost(
+    all_editions_db: Path,
+) -> None:
+    """212.4e of 2006-05-01 goes on as 212.4e, its first sentence; 212.4j and 212.4k,
+    on moving an Aura, which says its last, were split from it, as the forty-first
+    sample's reader has it (high confidence)."""
+    from rules_kb.records import Step as Line
+
+    kb = rules_kb.open(all_editions_db)
+    for part in ("212.4j", "212.4k"):
+        assert kb.history(part, "2006-07-15").split_from == Line("2006-05-01", "212.4e")
+    assert kb.where("212.4e", "2006-05-01", "2006-07-15").now == "212.4e"
 
 
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:

@@ -46,7 +46,10 @@ Passes, cheapest first; each works on what the previous ones left:
    split from it; 713.3 of 2011-04-01, on subgames, as 714.3, not as the new 713.3 of
    another section); a rule of several sentences goes where its opening is said again,
    where the part keeping its number says little of it (116.7a of 2010-02-01 is 116.7c;
-   a new rule on colored reductions took 116.7a). A record printed again word for word
+   a new rule on colored reductions took 116.7a); a part holds what the part the line
+   goes on in lost, not another (212.4k of 2006-07-15, on moving an Aura, from 212.4e,
+   which goes on in its first sentence, though the fuzzy pass had paired it with its
+   middle, 212.4j, also split from it). A record printed again word for word
    lost nothing to a part, though a new record written after it took its number
    ("Vanguard is a card type ..." 310.1 of 2012-05-01 is 311.1; the new 310.1, on
    phenomena, is new); printed twice, it goes on in the copy keeping its number or

@@ -320,8 +320,15 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
                     state.split[j] = i
         return
     if kept is not None:
-        # A part holds what the old rule's counterpart lost, not what it kept.
-        lost = set(words(old[i])) - set(words(new[kept]))
+        # A part holds what the old rule's counterpart lost, not what it kept: the
+        # counterpart its line goes on in, the part keeping its number where one was found
+        # by name and the counterpart so far has another (212.4e of 2006-05-01 goes on as
+        # 212.4e, its first sentence; 212.4k, on moving an Aura, holds what that lost,
+        # though 212.4j, first paired with it, says some of it too).
+        here = kept
+        if new[kept].key != old[i].key:
+            here = next((j for j in pieces if j in sure and new[j].key == old[i].key), kept)
+        lost = set(words(old[i])) - set(words(new[here]))
         pieces = [
             j
             for j in pieces
