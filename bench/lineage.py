@@ -63,7 +63,9 @@ BLIND_SAMPLES = tuple(
                             ("thirty-ninth ", "blind39"),
                             ("fortieth ", "blind40"),
                             ("forty-first ", "blind41"),
-                            ("forty-second ", "blind42")]
+                            ("forty-second ", "blind42"),
+                            ("forty-third ", "blind43"),
+                            ("forty-fourth ", "blind44")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

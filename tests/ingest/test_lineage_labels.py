@@ -521,6 +521,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of e61fe90 (m076); scored once
+    "blind43": (
+        175,
+        0.97,
+        {
+            "all": (0.99, 0.96),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of e61fe90 (m076); scored once
+    "blind44": (
+        167,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
