@@ -320,11 +320,11 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
                     state.split[j] = i
         return
     if kept is not None:
-        # A part holds what the old rule's counterpart lost, not what it kept: the
-        # counterpart its line goes on in, the part keeping its number where one was found
-        # by name and the counterpart so far has another (212.4e of 2006-05-01 goes on as
-        # 212.4e, its first sentence; 212.4k, on moving an Aura, holds what that lost,
-        # though 212.4j, first paired with it, says some of it too).
+        # A part holds what the old rule's counterpart lost, not what it kept; and the
+        # counterpart is the one its line goes on in: where a part keeping its number was
+        # found by name, that part, not the one the fuzzy pass gave it under another
+        # number (212.4e of 2006-05-01 goes on as 212.4e, its first sentence; 212.4k, on
+        # moving an Aura, holds what that lost, though 212.4j, paired first, says some).
         here = kept
         if new[kept].key != old[i].key:
             here = next((j for j in pieces if j in sure and new[j].key == old[i].key), kept)
