@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -33,6 +34,11 @@ import rules_kb  # noqa: E402
 from rules_kb.ingest.align import Item, precision_recall  # noqa: E402
 from rules_kb.read.diff import Library  # noqa: E402
 from rules_kb.read.query import Reader  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from tests.ingest.lineage_labels import Score
 
 EDITIONS = REPO.parent / "shared" / "cr" / "editions"
 LABELS = REPO / "tests" / "fixtures" / "alignment"
@@ -257,6 +263,21 @@ def _glossary_quality(library: Library) -> tuple[float, float, int, int]:
     return correct / (correct + false), correct / len(spec["pairs"]), labels, len(spec["pairs"])
 
 
+def _strata(names: Iterable[str]) -> list[str]:
+    """A table's strata in row order: "all" first, then the others by name."""
+    return ["all", *sorted(name for name in names if name != "all")]
+
+
+def _stratum_cell(name: str) -> str:
+    return f"**{name}**" if name == "all" else name
+
+
+def _score_cells(name: str, found: Score) -> list[object]:
+    """A row's stratum, steps, counterpart precision and recall, and statuses right."""
+    return [_stratum_cell(name), found.steps, f"{found.precision:.3f}", f"{found.recall:.3f}",
+            f"{found.status_share:.3f}"]  # fmt: skip
+
+
 def labelled(db: Path, *folders: Path, by_confidence: bool = False) -> str:
     """The stored lineage on the stratified labelled steps (tests/fixtures/lineage/, or
     other `folders` of them, pooled), counterparts and statuses, by stratum (or by the
@@ -273,21 +294,11 @@ def labelled(db: Path, *folders: Path, by_confidence: bool = False) -> str:
         chosen = [replace(step, stratum=f"{step.confidence} confidence") for step in chosen]
     scores, wrong = score(chosen, lambda step: _answer(library, step))
     rows = []
-    for name in ["all", *sorted(k for k in scores if k != "all")]:
+    for name in _strata(scores):
         found = scores[name]
         target = 0.99 if name == "all" or by_confidence else 0.97
         met = min(found.precision, found.recall) >= target
-        rows.append(
-            [
-                f"**{name}**" if name == "all" else name,
-                found.steps,
-                f"{found.precision:.3f}",
-                f"{found.recall:.3f}",
-                f"{found.status_share:.3f}",
-                f"≥ {target}",
-                verdict(met),
-            ]
-        )
+        rows.append([*_score_cells(name, found), f"≥ {target}", verdict(met)])
     headers = ["label" if by_confidence else "stratum", "steps", "counterpart P",
                "counterpart R", "status right", "target P, R", "met"]  # fmt: skip
     lines = [table(headers, rows), "", f"{len(wrong)} steps answered otherwise than labelled."]
@@ -366,10 +377,10 @@ def second_reader(db: Path, sample: Path) -> str:
                "rules-kb = first", "rules-kb = second",
                "rules-kb on the steps both agree on"]  # fmt: skip
     body = [
-        [f"**{name}**" if name == "all" else name, n, f"{cp / n:.3f}", f"{both / n:.3f}",
-         f"{one / n:.3f}", f"{two / n:.3f}", f"{right / agreed:.3f} of {agreed}"]
-        for name, (n, cp, both, one, two, agreed, right) in sorted(
-            counts.items(), key=lambda item: (item[0] != "all", item[0]))
+        [_stratum_cell(name), n, f"{cp / n:.3f}", f"{both / n:.3f}", f"{one / n:.3f}",
+         f"{two / n:.3f}", f"{right / agreed:.3f} of {agreed}"]
+        for name in _strata(counts)
+        for n, cp, both, one, two, agreed, right in [counts[name]]
     ]  # fmt: skip
     return table(headers, body)
 
@@ -415,11 +426,11 @@ def low_confidence(db: Path) -> str:
     headers = ["stratum", "steps", "three readings decide", "they keep the first label",
                "rules-kb = first label", "rules-kb = the majority where it decides"]  # fmt: skip
     body = [
-        [f"**{name}**" if name == "all" else name, n, f"{agreed} ({agreed / n:.0%})",
-         f"{kept} ({kept / n:.0%})", f"{first} ({first / n:.0%})",
+        [_stratum_cell(name), n, f"{agreed} ({agreed / n:.0%})", f"{kept} ({kept / n:.0%})",
+         f"{first} ({first / n:.0%})",
          f"{right} of {agreed} ({right / agreed:.0%})" if agreed else ""]
-        for name, (n, agreed, kept, first, right) in sorted(
-            counts.items(), key=lambda item: (item[0] != "all", item[0]))
+        for name in _strata(counts)
+        for n, agreed, kept, first, right in [counts[name]]
     ]  # fmt: skip
     chosen = [
         replace(step, counterpart=decided[which][0], status=decided[which][1])
@@ -428,11 +439,7 @@ def low_confidence(db: Path) -> str:
         for which, step in pooled
     ]
     scores, wrong = score(chosen, lambda step: _answer(library, step))
-    pooled_rows = [
-        [f"**{name}**" if name == "all" else name, found.steps, f"{found.precision:.3f}",
-         f"{found.recall:.3f}", f"{found.status_share:.3f}"]
-        for name, found in sorted(scores.items(), key=lambda item: (item[0] != "all", item[0]))
-    ]  # fmt: skip
+    pooled_rows = [_score_cells(name, scores[name]) for name in _strata(scores)]
     pooled_headers = ["stratum", "steps", "counterpart P", "counterpart R", "status right"]
     return "\n".join(
         [
