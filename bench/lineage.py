@@ -71,7 +71,9 @@ BLIND_SAMPLES = tuple(
                             ("forty-first ", "blind41"),
                             ("forty-second ", "blind42"),
                             ("forty-third ", "blind43"),
-                            ("forty-fourth ", "blind44")]
+                            ("forty-fourth ", "blind44"),
+                            ("forty-fifth ", "blind45"),
+                            ("forty-sixth ", "blind46")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
