@@ -73,7 +73,9 @@ BLIND_SAMPLES = tuple(
                             ("forty-third ", "blind43"),
                             ("forty-fourth ", "blind44"),
                             ("forty-fifth ", "blind45"),
-                            ("forty-sixth ", "blind46")]
+                            ("forty-sixth ", "blind46"),
+                            ("forty-seventh ", "blind47"),
+                            ("forty-eighth ", "blind48")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -561,6 +561,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.99),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 74a25a7 (m076); scored once
+    "blind47": (
+        156,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of 74a25a7 (m076); scored once
+    "blind48": (
+        161,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.97, 0.97),
+        },
+    ),
 }
 
 
@@ -588,24 +608,27 @@ def test_every_blind_label_says_how_sure_its_reader_was(sample: str) -> None:
 
 def test_every_blind_label_marked_low_was_read_twice_more() -> None:
     """tests/fixtures/lineage/low_confidence/readings.json holds two more readings of each
-    step of the first forty blind samples its first reader marked low confidence, and of
-    no other: each row names its sample and stratum and carries the first label as it
-    stands there, and each reading a status of the contract and a confidence.
+    step its first reader marked low confidence, of every blind sample from the first to
+    the last read again (the forty-sixth: later samples are read again in their turn),
+    and of no other: each row names its sample and stratum and carries the first label as
+    it stands there, and each reading a status of the contract and a confidence.
     bench/lineage.py scores rules-kb against what most of the three readings say
     (`majority`)."""
     import json
 
     from tests.ingest.lineage_labels import STATUSES
 
-    # The forty samples drawn by 2026-12-07, when the low labels were read again.
+    path = FOLDER / "low_confidence" / "readings.json"
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    drawn = list(BLIND_SAMPLES)
+    last = max(drawn.index(row["sample"]) for row in rows)
+    assert last >= 45  # every sample to the forty-sixth was read again
     low = {
         (sample, step.old, step.new, step.kind, step.ask, step.key): step
-        for sample in list(BLIND_SAMPLES)[:40]
+        for sample in drawn[: last + 1]
         for step in steps(FOLDER / sample)
         if step.confidence == "low"
     }
-    path = FOLDER / "low_confidence" / "readings.json"
-    rows = json.loads(path.read_text(encoding="utf-8"))
     read = {(row["sample"], row["old"], row["new"], row["kind"], row["ask"], row["key"]): row
             for row in rows}  # fmt: skip
     assert len(read) == len(rows) and set(read) == set(low)
