@@ -32,6 +32,7 @@ from rules_kb.typography import key, same_wording
         ("the DCIT Floor Rules", "the DCI Floor Rules"),
         ("many _Odyssey_TM block cards", "many _Odyssey_(TM) block cards"),
         ('written "Protection from <quality>."', 'written "Protection from [quality]."'),
+        ('(such as "Shuffle your hand.") That', '(such as "Shuffle your hand"). That'),  # stop
     ],
 )
 def test_typography_classes_fold_to_one_key(old: str, new: str) -> None:
@@ -72,6 +73,7 @@ def test_quotation_marks_put_on_or_taken_off_are_typography(old: str, new: str) 
         ("the player's card", "the players card"),  # an apostrophe is no quotation mark
         ("don't", "dont"),
         ("and so on...", "and so on."),  # an ellipsis is no full stop
+        ('(such as "Shuffle your hand.") That', '(such as "Shuffle your hand") That'),
     ],
 )
 def test_wording_changes_are_not_typography(old: str, new: str) -> None:

@@ -319,18 +319,35 @@ def _renumbered_only(
     if renumbered is None:
         return _pointers_masked(old) == _pointers_masked(new)
     if _closing_masked(renumber_references(old, renumbered)) != _closing_masked(new):
-        return False
+        # A rule it cited may no longer stand (a heading merged into another), and be
+        # cited where the rules under it went: "(see rule 510)" of 503.3, 2009-05-01, is
+        # "(see rule 110.6)" of 706.3, as 510 went into 110 and 510.1 became 110.6.
+        if went is None or _pointers_masked(old) != _pointers_masked(new):
+            return False
+        return _citations_followed(old, new, went, renumbered)
     return went is None or _citations_followed(old, new, went)
 
 
-def _citations_followed(old: str, new: str, went: Mapping[str, frozenset[str]]) -> bool:
+def _citations_followed(
+    old: str,
+    new: str,
+    went: Mapping[str, frozenset[str]],
+    renumbered: Mapping[str, str] | None = None,
+) -> bool:
     """Whether the new text cites, for each rule number the old text cites, a rule it went
     on in or one that holds such a rule (`See rules 419.6e and 419.6f` of 2009-05-01 is
-    followed by `See rule 613.10`, where they went as 613.10 and 613.10a)."""
+    followed by `See rule 613.10`, where they went as 613.10 and 613.10a). Given the
+    renumbering, a cited rule that no longer stands as a rule of its own (not in it) is
+    followed too where the rules under it went."""
     cited = cited_numbers(new)
     for number in cited_numbers(old):
         gone = went_to({number}, went)
-        if not any(c in gone or any(descends(g, c) for g in gone) for c in cited):
+        if any(c in gone or any(descends(g, c) for g in gone) for c in cited):
+            continue
+        if renumbered is None or number in renumbered:
+            return False
+        under = went_to({rule for rule in went if descends(rule, number)}, went)
+        if not any(c in under for c in cited):
             return False
     return True
 

@@ -871,16 +871,27 @@ def m075_opening_core(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m076_parts_judged_by_the_kept_number(db: Database, progress: Progress) -> None:
+def m076_parts_judged_by_the_kept_number(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m075), and now a part of an old rule
     whose line goes on in the part keeping its number, where the fuzzy pass had paired it
     with another part, is judged by what the part keeping the number lost: 212.4k of
     2006-07-15, on moving an Aura, was split from 212.4e (it was added); 212.4e goes on
-    as 212.4e, and 212.4j was split from it, as before."""
+    as 212.4e, and 212.4j was split from it, as before: the editions are aligned again by
+    m077."""
+
+
+@migration
+def m077_stops_and_merged_citations(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m076), and now two more things are no
+    change of wording: a full stop put inside a closing quotation mark or parenthesis or
+    after it (400.10 of 2009-07-11 is 400.11 of 2009-09-04, `moved`), and a cited rule
+    that no longer stands cited where the rules under it went ("(see rule 510)" of 503.3,
+    2009-05-01, is "(see rule 110.6)" of 706.3, `moved`: 510 went into 110, 510.1 became
+    110.6)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m077_...).
+# Further migrations go here, numbered in order (m078_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -1906,6 +1906,55 @@ def test_a_closing_pointer_is_no_change_only_where_it_follows_every_rule_it_cite
     assert said(6, 7) == "moved"
 
 
+def test_a_rule_cited_that_no_longer_stands_is_followed_where_its_rules_went() -> None:
+    """Like 503.3 of 2009-05-01, "... as modified by the copy's status (see rule 510)",
+    which is 706.3 of 2009-07-11 citing 110.6: section 510 went into 110 and its rule
+    510.1 became 110.6, so the citation follows the renumbering and the rule moved. Only
+    for a rule cited that no longer stands as a rule of its own: citing a subrule of
+    where a cited rule went, or a rule that did not come from under it, is a change."""
+    texts = {
+        1: "A copy's values are as its status has them (see rule 510). Copies use them.",
+        2: "A copy's values are as its status has them (see rule 110.6). Copies use them.",
+        3: "A copy's values are as its status has them (see rule 110.7). Copies use them.",
+        4: "A copy's values are as its status has them (see rule 613.3). Copies use them.",
+        5: "A copy's values are as its status has them (see rule 613.4c). Copies use them.",
+    }
+    renumbered = {"510.1": "110.6", "510.2": "110.6", "613.3": "613.4", "613.3c": "613.4c"}
+    went = {
+        "510": frozenset({"110"}),  # merged into 110
+        "510.1": frozenset({"110.6"}),
+        "510.2": frozenset({"110.6"}),
+        "613.3": frozenset({"613.4"}),
+        "613.3c": frozenset({"613.4c"}),
+    }
+
+    def said(old: int, new: int) -> str:
+        return status("503.3", old, "706.3", new, lambda ids: texts, renumbered, went)
+
+    assert said(1, 2) == "moved"
+    assert said(1, 3) == "moved_changed"  # 110.7 holds none of 510's rules
+    assert said(4, 5) == "moved_changed"  # 613.3 stands, as 613.4: citing 613.4c narrows it
+
+
+def test_a_stop_moved_outside_a_closing_quote_is_no_change() -> None:
+    """Like 400.10 of 2009-07-11, '(such as "Shuffle your hand into your library.")',
+    which is 400.11 of 2009-09-04, '(such as "Shuffle your hand into your library").':
+    where a full stop stands against a closing quotation mark or parenthesis is
+    typography, so the rule moved; a stop dropped is a change of wording."""
+    texts = {
+        1: 'Some effects act on a zone (such as "Shuffle your hand into your deck.") The'
+        " zone itself is not affected.",
+        2: 'Some effects act on a zone (such as "Shuffle your hand into your deck"). The'
+        " zone itself is not affected.",
+        3: 'Some effects act on a zone (such as "Shuffle your hand into your deck") The'
+        " zone itself is not affected.",
+    }
+    assert status("400.10", 1, "400.11", 2, lambda ids: texts) == "moved"
+    assert status("400.10", 1, "400.10", 2, lambda ids: texts) == "typography"
+    assert status("400.10", 1, "400.11", 3, lambda ids: texts) == "moved_changed"
+    assert word_diff(texts[1], texts[2]) == (("=", texts[2]),)
+
+
 NOT_CITATIONS = (
     "a price of 702.17 dollars",
     "it costs about 702.17",

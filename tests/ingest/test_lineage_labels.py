@@ -937,6 +937,23 @@ def test_a_part_is_judged_by_what_the_rule_keeping_the_number_lost(
     assert kb.where("212.4e", "2006-05-01", "2006-07-15").now == "212.4e"
 
 
+def test_a_stop_moved_or_a_citation_followed_is_no_change(all_editions_db: Path) -> None:
+    """400.10 of 2009-07-11 is 400.11 of 2009-09-04, its full stop moved outside the
+    closing quotation mark and parenthesis (`moved`, as the majority of the forty-first
+    sample's three readings has it), and so 510.1e of 2019-10-04, its citation renumbered
+    too (typography, which `where` calls the same); 503.3 of 2009-05-01 is 706.3 of
+    2009-07-11, its "(see rule 510)" citing 110.6, where the rule under 510 went
+    (`moved`, as the forty-seventh sample's reader has it, high confidence)."""
+    kb = rules_kb.open(all_editions_db)
+    for old, (start, end), new, status in [
+        ("400.10", ("2009-07-11", "2009-09-04"), "400.11", "moved"),
+        ("510.1e", ("2019-08-23", "2019-10-04"), "510.1e", "same"),
+        ("503.3", ("2009-05-01", "2009-07-11"), "706.3", "moved"),
+    ]:
+        found = kb.where(old, start, end)
+        assert (found.now, found.status, found.text_changed) == (new, status, False), old
+
+
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
     """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
     2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers
