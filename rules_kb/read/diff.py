@@ -309,9 +309,12 @@ def _paired(
     renamed = old.key != new.key and heading_key(old.key) != heading_key(new.key)
     if spaced_alike(old_text, new_text) and (renamed or old.key == new.key):
         return Change("moved", new.kind, old.key, new.key, old_text, new_text, (("=", new_text),))
-    if not renamed and same_wording(old_text, new_text):
+    if same_wording(old_text, new_text):
+        # Typography is never a change: renumbered, the record moved with its text (400.10
+        # of 2009-07-11 is 400.11, its full stop outside the closing quotation mark).
         ops = words.get((old_text, new_text), (("=", new_text),))
-        return Change("typography", new.kind, old.key, new.key, old_text, new_text, ops)
+        kind: ChangeType = "moved" if renamed else "typography"
+        return Change(kind, new.kind, old.key, new.key, old_text, new_text, ops)
     said = status(old.key, old.text_id, new.key, new.text_id, _loaded(texts), number_map, went)
     ops = words[old_text, new_text]
     if renamed and new.kind == "glossary" and said == "moved":

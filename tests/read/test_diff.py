@@ -282,6 +282,17 @@ def test_a_glossary_entry_renamed_is_a_move_listed_with_the_glossary(every: Libr
     assert result.summary()["glossary"]["moved"] >= 1
 
 
+def test_a_rule_renumbered_whose_text_differs_in_typography_alone_moved(every: Library) -> None:
+    """400.10 of 2009-07-11 is 400.11 of 2009-09-04, its full stop put outside the closing
+    quotation mark: `history` calls it moved, and `diff` lists it with the rules moved with
+    their text unchanged, every word kept, not among the rules whose references alone were
+    renumbered (it cites none)."""
+    result = diff(every, "2009-07-11", "2009-09-04")
+    (change,) = [c for c in result.rules if c.old_key == "400.10"]
+    assert (change.type, change.new_key, change.reference_only) == ("moved", "400.11", False)
+    assert [op for op, _ in change.words] == ["="]
+
+
 def test_diff_of_one_rule_and_unknown_rule(small_db: Path) -> None:
     document = ok_json(small_db, "diff", "2013-05-01", "2013-07-13", "--rule", "702.18")
     assert {(c["old_number"], c["new_number"]) for c in document["changes"]} >= {
