@@ -75,7 +75,9 @@ BLIND_SAMPLES = tuple(
                             ("forty-fifth ", "blind45"),
                             ("forty-sixth ", "blind46"),
                             ("forty-seventh ", "blind47"),
-                            ("forty-eighth ", "blind48")]
+                            ("forty-eighth ", "blind48"),
+                            ("forty-ninth ", "blind49"),
+                            ("fiftieth ", "blind50")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

@@ -581,6 +581,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.97, 0.97),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of 64d0f96 (m077); scored once
+    "blind49": (
+        158,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.96, 0.96),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of 64d0f96 (m077); scored once
+    "blind50": (
+        160,
+        0.98,
+        {
+            "all": (0.99, 0.97),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
