@@ -50,9 +50,9 @@ _GLUED_TRADEMARK = re.compile(r"\b([A-Z][a-z][A-Za-z]*|DCI)[T\ufffd](?![\w'\ufff
 _ITALIC = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
 _DOUBLE_HYPHEN = re.compile(r"--+")
 #: A full stop and the closing marks (quotes, dashes, parentheses) it stands before,
-#: which `key` writes after them. Not a comma: none was found moved, and the closing
-#: cross-references `rules_kb.ingest.lineage` reads are told apart by where theirs stand
-#: ('See rule 409, "Playing Spells," and rule 413').
+#: which `key` writes after them. Not a comma: no two records differ by one moved alone,
+#: and moving it would change how `rules_kb.ingest.lineage` reads a closing cross-reference
+#: that names two rules ('See rule 409, "Playing Spells," and rule 413, ...').
 _STOP_INSIDE = re.compile(r"(\.)((?:\x00|\))+)")
 #: Two full stops, no third: a typing slip, never an ellipsis.
 _DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
