@@ -77,7 +77,9 @@ BLIND_SAMPLES = tuple(
                             ("forty-seventh ", "blind47"),
                             ("forty-eighth ", "blind48"),
                             ("forty-ninth ", "blind49"),
-                            ("fiftieth ", "blind50")]
+                            ("fiftieth ", "blind50"),
+                            ("fifty-first ", "blind51"),
+                            ("fifty-second ", "blind52")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
