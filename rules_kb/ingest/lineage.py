@@ -298,9 +298,47 @@ def status(
         return wording
     if heading_key(old_key) == heading_key(new_key):  # a heading's quotes or italics
         return "typography" if wording == "same" else wording
-    if wording == "changed" and _renumbered_only(old_text, new_text, load, renumbered, went):
+    if wording == "changed" and (
+        _renumbered_only(old_text, new_text, load, renumbered, went)
+        or _own_label_followed(old_key, old_text, new_key, new_text, load, renumbered or {})
+    ):
         return "moved"
     return "moved" if wording != "changed" else "moved_changed"
+
+
+#: A label a rule prints of its own letter, opening its text: the sublayer "Layer 7e:"
+#: of 613.3e (2020-01-24).
+_OWN_LABEL = re.compile(r"^([A-Z][a-z]+ \d+)([a-z])\b")
+
+
+def _own_label_followed(
+    old_key: str,
+    old_id: int,
+    new_key: str,
+    new_id: int,
+    load: Callable[[list[int]], Mapping[int, str]],
+    renumbered: Mapping[str, str],
+) -> bool:
+    """Whether two texts of a rule that moved differ only in a label that prints the
+    rule's own letter, relettered with it, and in the rule numbers they cite: "Layer 7e:
+    Effects that switch a creature's power and toughness ..." of 613.3e is "Layer 7d: ..."
+    of 613.4d in 2020-04-17, a sublayer moved up a letter with its rule, `moved` as a
+    citation renumbered is."""
+    found = load([old_id, new_id])
+    old, new = _own_label_masked(old_key, found[old_id]), _own_label_masked(new_key, found[new_id])
+    if old is None or new is None:
+        return False
+    moved = renumber_references(old, renumbered)
+    return spaced_alike(moved, new) or same_wording(moved, new)
+
+
+def _own_label_masked(key_: str, text: str) -> str | None:
+    """The text with the label of its own letter masked, or None where it opens with no
+    such label (`_OWN_LABEL`)."""
+    found = _OWN_LABEL.match(text)
+    if found is None or not key_[-1:].isalpha() or found.group(2) != key_[-1]:
+        return None
+    return f"{found.group(1)}#{text[found.end() :]}"
 
 
 def _renumbered_only(

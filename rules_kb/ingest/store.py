@@ -881,17 +881,24 @@ def m076_parts_judged_by_the_kept_number(_db: Database, _progress: Progress) -> 
 
 
 @migration
-def m077_stops_and_merged_citations(db: Database, progress: Progress) -> None:
+def m077_stops_and_merged_citations(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m076), and now two more things are no
     change of wording: a full stop put inside a closing quotation mark or parenthesis or
     after it (400.10 of 2009-07-11 is 400.11 of 2009-09-04, `moved`), and a cited rule
     that no longer stands cited where the rules under it went ("(see rule 510)" of 503.3,
     2009-05-01, is "(see rule 110.6)" of 706.3, `moved`: 510 went into 110, 510.1 became
-    110.6)."""
+    110.6): the editions are aligned again by m078."""
+
+
+@migration
+def m078_own_labels(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m077), and now a label a rule prints of
+    its own letter, relettered as the rule moved, is no change of wording: "Layer 7e:" of
+    613.3e (2020-01-24) is "Layer 7d:" of 613.4d (2020-04-17), `moved`."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m078_...).
+# Further migrations go here, numbered in order (m079_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

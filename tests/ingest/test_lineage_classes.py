@@ -1955,6 +1955,31 @@ def test_a_stop_moved_outside_a_closing_quote_is_no_change() -> None:
     assert word_diff(texts[1], texts[2]) == (("=", texts[2]),)
 
 
+def test_a_label_of_the_rules_own_letter_relettered_with_it_is_no_change() -> None:
+    """Like 613.3e of 2020-01-24, "Layer 7e: Effects that switch ...", which is 613.4d of
+    2020-04-17, "Layer 7d: ...": the sublayer's label is the rule's own letter printed
+    again, and relettered with the rule it is no change of wording, as a citation
+    renumbered is not. Only where the label is the rule's own letter on both sides:
+    another letter, another number, or a label changed in a rule that kept its number is
+    a change."""
+    texts = {
+        1: "Sublayer 4e: Effects that swap a widget's height and width apply.",
+        2: "Sublayer 4d: Effects that swap a widget's height and width apply.",
+        3: "Sublayer 4c: Effects that swap a widget's height and width apply.",
+        4: "Sublayer 5d: Effects that swap a widget's height and width apply.",
+        5: "Sublayer 4d: Effects that swap a widget's height and depth apply.",
+    }
+
+    def said(old_key: str, old: int, new_key: str, new: int) -> str:
+        return status(old_key, old, new_key, new, lambda ids: texts, {"613.3e": "613.4d"})
+
+    assert said("613.3e", 1, "613.4d", 2) == "moved"
+    assert said("613.3e", 1, "613.4d", 3) == "moved_changed"  # another letter than its own
+    assert said("613.3e", 1, "613.4d", 4) == "moved_changed"  # another sublayer's number
+    assert said("613.3e", 1, "613.4d", 5) == "moved_changed"  # and a word changed
+    assert said("613.3e", 1, "613.3e", 2) == "changed"  # its number kept, its label not
+
+
 NOT_CITATIONS = (
     "a price of 702.17 dollars",
     "it costs about 702.17",
