@@ -79,7 +79,9 @@ BLIND_SAMPLES = tuple(
                             ("forty-ninth ", "blind49"),
                             ("fiftieth ", "blind50"),
                             ("fifty-first ", "blind51"),
-                            ("fifty-second ", "blind52")]
+                            ("fifty-second ", "blind52"),
+                            ("fifty-third ", "blind53"),
+                            ("fifty-fourth ", "blind54")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
