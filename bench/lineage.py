@@ -81,7 +81,9 @@ BLIND_SAMPLES = tuple(
                             ("fifty-first ", "blind51"),
                             ("fifty-second ", "blind52"),
                             ("fifty-third ", "blind53"),
-                            ("fifty-fourth ", "blind54")]
+                            ("fifty-fourth ", "blind54"),
+                            ("fifty-fifth ", "blind55"),
+                            ("fifty-sixth ", "blind56")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

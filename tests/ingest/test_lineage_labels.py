@@ -643,6 +643,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.96, 0.96),
         },
     ),
+    # drawn on 2026-12-07 from the lineage of b8466da (m078); scored once
+    "blind55": (
+        154,
+        0.98,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.95, 0.95),
+        },
+    ),
+    # drawn on 2026-12-07 from the lineage of b8466da (m078); scored once
+    "blind56": (
+        161,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.96, 0.99),
+        },
+    ),
 }
 
 
