@@ -891,14 +891,23 @@ def m077_stops_and_merged_citations(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m078_own_labels(db: Database, progress: Progress) -> None:
+def m078_own_labels(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m077), and now a label a rule prints of
     its own letter, relettered as the rule moved, is no change of wording: "Layer 7e:" of
-    613.3e (2020-01-24) is "Layer 7d:" of 613.4d (2020-04-17), `moved`."""
+    613.3e (2020-01-24) is "Layer 7d:" of 613.4d (2020-04-17), `moved`: the editions are
+    aligned again by m079."""
+
+
+@migration
+def m079_quoted_templates(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m078), and now what a rule said only
+    inside quotation marks is no clause it lost to a new rule: 602.5f of 2021-04-22, a
+    note quoting the old "Activate this ability only any time you could cast ..." that
+    605.1 reworded, is new (it was split from 605.1)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m079_...).
+# Further migrations go here, numbered in order (m080_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

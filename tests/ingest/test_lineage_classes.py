@@ -328,6 +328,51 @@ def test_a_clause_a_rule_lost_and_a_new_rule_carries_reworded_was_split_from_it(
     assert keys(alignment, old, new, "split") == {("603.12", "603.12a")}
 
 
+def test_a_template_reworded_inside_quotes_is_no_clause_a_new_rule_took() -> None:
+    """Like 605.1 of 2021-04-22, whose quotation "Activate this ability only any time you
+    could cast an instant" became "Activate only as an instant" as the edition rewrote
+    that template everywhere: 602.5f, a new note quoting the old wording, holds all the
+    words 605.1 lost, but they were said only inside quotation marks, so it is new, not
+    split from 605.1. A clause lost outside the quotes still makes a part."""
+    quoted = (
+        "Some moves are swift moves, which follow special rules. Only moves that meet"
+        ' these tests are swift, whatever timing limits (such as "{}") they carry.'
+    )
+    old: list[Row] = [
+        ("605", "chapter", "6", "Swift Moves"),
+        (
+            "605.1",
+            "rule",
+            "605",
+            quoted.format("Use this move only any time you could play a trick"),
+        ),
+    ]
+    note = (
+        'Some older tokens read "Use this move only any time you could play a [trick or'
+        ' stunt]." Those tokens now read as the rules above say, whichever fits.'
+    )
+    new: list[Row] = [
+        ("605", "chapter", "6", "Swift Moves"),
+        ("605.1", "rule", "605", quoted.format("Use only as a trick")),
+        ("605.2", "rule", "605", note),
+    ]
+    alignment, mapping = aligned(old, new)
+    assert mapping["605.1"] == "605.1"
+    assert keys(alignment, old, new, "split") == set()
+    # The same words lost outside the quotes: a clause the note took with it.
+    unquoted = quoted.replace('(such as "{}")', "({})")
+    old[1] = (
+        "605.1",
+        "rule",
+        "605",
+        unquoted.format("use this move only any time you could play a trick"),
+    )
+    new[1] = ("605.1", "rule", "605", unquoted.format("use only as a trick"))
+    new[2] = ("605.2", "rule", "605", note.replace('"', ""))
+    alignment, mapping = aligned(old, new)
+    assert keys(alignment, old, new, "split") == {("605.1", "605.2")}
+
+
 NO_LIMITS = (
     "There are no limits on starting a move or using a power that makes a {} effect."
     " Such effects last until they are used up or until their time runs out."

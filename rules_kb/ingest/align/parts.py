@@ -4,6 +4,7 @@ part of an old one, an old one left over that went into a new one; see
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
@@ -18,10 +19,12 @@ from rules_kb.ingest.align.words import (
     carries_sentence,
     containment,
     first_words,
+    normalise,
     opening,
     share_within,
     word_ids,
 )
+from rules_kb.typography import fold
 
 if TYPE_CHECKING:
     import numpy as np
@@ -796,7 +799,9 @@ def _lost_clauses(
     """Parts found by what their source lost: a new rule holding nearly all the words an
     old rule's counterpart no longer has, and half its own words in that old rule, was
     split from it, though reworded too much to be found by its share of words alone
-    (603.12a of 2021-09-24, the 'any number of times' clause 603.12 lost). Returns them."""
+    (603.12a of 2021-09-24, the 'any number of times' clause 603.12 lost). What the old
+    rule said only inside quotation marks is not counted lost (`_words_outside_quotes`).
+    Returns them."""
     old, new, pairs, words = state.old, state.new, state.pairs, state.words
     taken = {j for pieces in found.values() for j in pieces}
     added: set[int] = set()
@@ -805,7 +810,7 @@ def _lost_clauses(
     for i in sources:
         kept = pairs.get(i)
         if kept is not None and old[i].text_id != new[kept].text_id:
-            lost = set(words(old[i])) - set(words(new[kept]))
+            lost = set(_words_outside_quotes(state, old[i])) - set(words(new[kept]))
             if len(lost) >= LOST_WORDS:
                 losses[i] = lost
     if not losses:
@@ -829,6 +834,19 @@ def _lost_clauses(
             found.setdefault(i, []).append(j)
             added.add(j)
     return added
+
+
+def _words_outside_quotes(state: _Parting, item: Item) -> tuple[int, ...]:
+    """An item's word ids, less those it says only inside quotation marks: the wording of
+    a template it quotes, which an edition may rewrite everywhere at once ("Activate this
+    ability only any time you could cast an instant" of 605.1, 2021-02-15, became
+    "Activate only as an instant"), is no clause of the rule that another rule could take
+    with it (602.5f of 2021-04-22, a note quoting the old wording, is new)."""
+    return word_ids(normalise(_QUOTED.sub(" ", fold(state.texts.raw[item.text_id]))))
+
+
+#: A span in double quotation marks, typography folded.
+_QUOTED = re.compile(r'"[^"]*"')
 
 
 def _lost_openings(
