@@ -841,7 +841,10 @@ def _words_outside_quotes(state: _Parting, item: Item) -> tuple[int, ...]:
     a template it quotes, which an edition may rewrite everywhere at once ("Activate this
     ability only any time you could cast an instant" of 605.1, 2021-02-15, became
     "Activate only as an instant"), is no clause of the rule that another rule could take
-    with it (602.5f of 2021-04-22, a note quoting the old wording, is new)."""
+    with it (602.5f of 2021-04-22, a note quoting the old wording, is new). None for a
+    title, as `_Parting.words`."""
+    if item.text_id in state.titles:
+        return ()
     return word_ids(normalise(_QUOTED.sub(" ", fold(state.texts.raw[item.text_id]))))
 
 
