@@ -328,8 +328,7 @@ def _own_label_followed(
     old, new = _own_label_masked(old_key, found[old_id]), _own_label_masked(new_key, found[new_id])
     if old is None or new is None:
         return False
-    moved = renumber_references(old, renumbered)
-    return spaced_alike(moved, new) or same_wording(moved, new)
+    return _texts_wording(renumber_references(old, renumbered), new, {}) != "changed"
 
 
 def _own_label_masked(key_: str, text: str) -> str | None:
@@ -424,7 +423,13 @@ def _wording(
     if old_id == new_id:
         return "same"
     found = load([old_id, new_id])
-    old, new = found[old_id], found[new_id]
+    return _texts_wording(found[old_id], found[new_id], renumbered)
+
+
+def _texts_wording(
+    old: str, new: str, renumbered: Mapping[str, str]
+) -> Literal["same", "typography", "changed"]:
+    """`_wording` of two texts."""
     if spaced_alike(old, new):
         return "same"
     if same_wording(old, new):
