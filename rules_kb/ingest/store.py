@@ -899,15 +899,25 @@ def m078_own_labels(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m079_quoted_templates(db: Database, progress: Progress) -> None:
+def m079_quoted_templates(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m078), and now what a rule said only
     inside quotation marks is no clause it lost to a new rule: 602.5f of 2021-04-22, a
     note quoting the old "Activate this ability only any time you could cast ..." that
-    605.1 reworded, is new (it was split from 605.1)."""
+    605.1 reworded, is new (it was split from 605.1): the editions are aligned again by
+    m080."""
+
+
+@migration
+def m080_new_cases(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m079), and now a new rule written in
+    the words of a rule beside it for a case the old rule never named is new, not split
+    from it: "If a player wants to name the combined back face of a meld pair ..." 201.3d
+    of 2016-07-22 (201.3 named double-faced cards, not meld pairs), and "Abilities that
+    trigger when a player loses the game look back in time." 603.10f of 2016-11-11."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m080_...).
+# Further migrations go here, numbered in order (m081_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -328,6 +328,50 @@ def test_a_clause_a_rule_lost_and_a_new_rule_carries_reworded_was_split_from_it(
     assert keys(alignment, old, new, "split") == {("603.12", "603.12a")}
 
 
+def test_a_rule_written_for_a_case_its_source_never_named_is_new() -> None:
+    """Like 201.3 of 2016-04-08, which named split, flip and double-faced cards, and
+    2016-07-22 gave each a subrule in one pattern and added 201.3d on meld pairs in the
+    same words: the subrules for the cases the old rule named were split from it, the one
+    for the case it never named is new. Where the old rule named that case too, it was
+    split from it as well."""
+    rule = (
+        "If an effect tells a player to pick a token, the player picks a token on the"
+        " table. If the player wants to pick a stacked token, the player picks its top"
+        " piece. If the player wants to pick the far side of a {}, the player may do so."
+    )
+    old: list[Row] = [
+        ("301", "section", "3", "Tokens"),
+        ("301.3", "rule", "301", rule.format("folding token")),
+    ]
+    new: list[Row] = [
+        ("301", "section", "3", "Tokens"),
+        ("301.3", "rule", "301", "If an effect tells a player to pick a token, the player"
+         " picks a token on the table."),
+        ("301.3a", "subrule", "301.3", "If a player wants to pick a stacked token, the"
+         " player picks its top piece."),
+        ("301.3b", "subrule", "301.3", "If a player wants to pick the far side of a"
+         " folding token, the player may do so."),
+        ("301.3c", "subrule", "301.3", "If a player wants to pick the joined far side of a"
+         " linked pair, the player may do so."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["301.3"] == "301.3"
+    assert keys(alignment, old, new, "split") == {("301.3", "301.3a"), ("301.3", "301.3b")}
+    # The old rule named linked pairs beside folding tokens: a case it said, split off.
+    old[1] = (
+        "301.3",
+        "rule",
+        "301",
+        rule.format("folding token or the joined far side of a linked pair"),
+    )
+    alignment, mapping = aligned(old, new)
+    assert keys(alignment, old, new, "split") == {
+        ("301.3", "301.3a"),
+        ("301.3", "301.3b"),
+        ("301.3", "301.3c"),
+    }
+
+
 def test_a_template_reworded_inside_quotes_is_no_clause_a_new_rule_took() -> None:
     """Like 605.1 of 2021-04-22, whose quotation "Activate this ability only any time you
     could cast an instant" became "Activate only as an instant" as the edition rewrote

@@ -1066,6 +1066,27 @@ def test_a_note_quoting_a_reworded_template_is_new(all_editions_db: Path) -> Non
     assert (where.now, where.status, where.branches) == ("605.1", "changed", ())
 
 
+def test_a_rule_for_a_case_the_old_rule_never_named_is_new(all_editions_db: Path) -> None:
+    """201.3 of 2016-04-08 named split, flip and double-faced cards; 2016-07-22 gave each
+    its subrule, 201.3a to 201.3c, split from it, and wrote 201.3d on meld pairs in the
+    words of 201.3c: it is new, as the labelled set has it. So is 603.10f of 2016-11-11,
+    "Abilities that trigger when a player loses the game ...", written as 603.10d on a
+    player losing control of an object, which 603.6d named. `where`, `history` and `diff`
+    say so alike."""
+    kb = rules_kb.open(all_editions_db)
+    for old, new, source, part in (
+        ("2016-04-08", "2016-07-22", "201.3", "201.3d"),
+        ("2016-09-30", "2016-11-11", "603.6d", "603.10f"),
+    ):
+        found = kb.history(part, new)
+        assert (found.introduced_in, found.split_from) == (new, None)
+        branches = {branch.key for branch in kb.where(source, old, new).branches}
+        assert part not in branches
+        assert part[:-1] + "c" in branches
+        (change,) = [c for c in kb.diff(old, new).rules if c.new_key == part]
+        assert change.old_key is None
+
+
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
     """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
     2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers

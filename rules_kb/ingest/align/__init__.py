@@ -41,7 +41,10 @@ Passes, cheapest first; each works on what the previous ones left:
    enough, or a phrase of it whole (the case 408.1d of 2009-05-01 named beside the one
    115.1a kept, "an activated ability", said by 115.1b), though not what it said only
    inside quotation marks (a template the edition rewrote everywhere: 602.5f of
-   2021-04-22, quoting what 605.1 quoted before, is new); the old record's line continues
+   2021-04-22, quoting what 605.1 quoted before, is new), nor where it is another part
+   written again, in its words, for a case the old record never named (201.3d of
+   2016-07-22, "... the combined back face of a meld pair ...", after 201.3c on
+   double-faced cards, which 201.3 named, is new); the old record's line continues
    in the part that keeps its number, else its first part; where a part keeps its
    letters (or number) under its heading's new number, the part that says first what it
    said first (haste 502.5b of 2009-05-01 goes on as 702.10b, attacking, and 702.10c was

@@ -110,6 +110,11 @@ activated or triggered ability")."""
 CASE_CONTAINED = 0.5
 """The share of a new rule's words an old rule must hold, at least, to be read as the
 rule it says of one case (113.1d of 2009-07-11 holds 60% of 415.2's)."""
+FRAME_SHARE = 0.6
+"""The share of the longer of two new rules that is the same words in the same order,
+at least, for one to be the other written again for another case (`_new_case`)."""
+FRAME_SLOTS = 2
+"""At most this many places where such a rule's words differ from the other's."""
 
 
 @dataclass(slots=True)
@@ -363,8 +368,65 @@ def _settle_parts(state: _Parting, i: int, pieces: list[int], sure: set[int]) ->
             state.pair(i, core)
             kept = core
     for j in pieces:
-        if j != kept:
+        if j != kept and (j in sure or not _new_case(state, i, j, [kept, *pieces])):
             state.split[j] = i
+
+
+def _new_case(state: _Parting, i: int, j: int, siblings: list[int]) -> bool:
+    """Whether new `j`, found among the parts of old `i`, is one of `siblings` written
+    again for a case `i` never named: the two say the same words in the same order (FRAME_SHARE
+    of the longer) but in FRAME_SLOTS places at most, where the sibling's words are said in
+    `i` and `j`'s are not, with a word beside them ("If a player wants to name the
+    combined back face of a meld pair ..." 201.3d of 2016-07-22, after 201.3c on
+    double-faced cards, which 201.3 named; "Abilities that trigger when a player loses the
+    game look back in time." 603.10f of 2016-11-11, after 603.10d, "... loses control of
+    an object ..."). A part saying less than its sibling and nothing else names no case."""
+    said = f" {state.texts[state.old[i].text_id]} "
+
+    def in_source(words: list[str], start: int, end: int) -> bool:
+        runs = (words[max(start - 1, 0) : end], words[start : end + 1])
+        return any(f" {' '.join(run)} " in said for run in runs)
+
+    mine = state.texts[state.new[j].text_id].split()
+    for k in siblings:
+        theirs = state.texts[state.new[k].text_id].split()
+        if k == j or not (found := _slots(mine, theirs)):
+            continue
+        slots, same = found
+        if same < FRAME_SHARE * max(len(mine), len(theirs)) or len(slots) > FRAME_SLOTS:
+            continue
+        ours = [(start, end) for start, end, _, _ in slots if end > start]
+        others = [(start, end) for _, _, start, end in slots if end > start]
+        if (
+            ours
+            and not any(in_source(mine, *slot) for slot in ours)
+            and any(in_source(theirs, *slot) for slot in others)
+        ):
+            return True
+    return False
+
+
+def _slots(
+    mine: list[str], theirs: list[str]
+) -> tuple[list[tuple[int, int, int, int]], int] | None:
+    """Where two word sequences differ, as (start, end) in each, labels aside ("7b"
+    beside "7c" of "Layer 7b:" and "Layer 7c:" is no case), and how many of `mine` they
+    share in order; None where they differ only in labels."""
+    from difflib import SequenceMatcher
+
+    opcodes = SequenceMatcher(None, mine, theirs, autojunk=False).get_opcodes()
+    same = sum(end - start for tag, start, end, _, _ in opcodes if tag == "equal")
+    slots = [
+        (a1, a2, b1, b2)
+        for tag, a1, a2, b1, b2 in opcodes
+        if tag != "equal" and not all(map(_numbered, (*mine[a1:a2], *theirs[b1:b2])))
+    ]
+    return (slots, same) if slots else None
+
+
+def _numbered(word: str) -> bool:
+    """Whether a normalised word is a number, a label ("7b") or a masked rule number."""
+    return word == "#" or any(character.isdigit() for character in word)
 
 
 def _says_lost_phrase(state: _Parting, i: int, j: int, lost: set[int]) -> bool:
