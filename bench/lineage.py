@@ -83,7 +83,9 @@ BLIND_SAMPLES = tuple(
                             ("fifty-third ", "blind53"),
                             ("fifty-fourth ", "blind54"),
                             ("fifty-fifth ", "blind55"),
-                            ("fifty-sixth ", "blind56")]
+                            ("fifty-sixth ", "blind56"),
+                            ("fifty-seventh ", "blind57"),
+                            ("fifty-eighth ", "blind58")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
