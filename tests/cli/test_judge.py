@@ -183,6 +183,31 @@ def test_diff_writes_every_format_to_a_file(all_editions_db: Path, tmp_path: Pat
     assert "\x1b" not in (tmp_path / "d.text").read_text()
 
 
+def test_diff_lists_a_relettered_label_with_the_references_renumbered(
+    all_editions_db: Path, tmp_path: Path
+) -> None:
+    """ "Layer 7e:" of 613.3e (2020-01-24) is "Layer 7d:" of 613.4d (2020-04-17): no change
+    of wording, listed, in text and HTML alike, under the heading that names labels."""
+    text = ok_cli("diff", "2020-01-24", "2020-04-17", "--db", all_editions_db).stdout
+    heading, listed = text.split("Only rule references or labels renumbered (", 1)
+    assert "613.3e → 613.4d" in listed.split("\n\n", 1)[0]
+    assert "613.3e → 613.4d" not in heading
+    out = tmp_path / "d.html"
+    ok_cli(
+        "diff",
+        "2020-01-24",
+        "2020-04-17",
+        "--format",
+        "html",
+        "-o",
+        str(out),
+        "--db",
+        all_editions_db,
+    )
+    page = out.read_text()
+    assert "<h2>Only rule references or labels renumbered (" in page
+
+
 def test_plurals_and_italics(all_editions_db: Path) -> None:
     one = ok_cli("search", '"spell mastery"', "--kind", "rule", "--db", all_editions_db).stdout
     assert re.search(r"^1 match in", one, re.M) or "matches" in one

@@ -30,7 +30,7 @@ def edition_diff(out: Screen, result: EditionDiff, *, typography: bool = False) 
         out.add(", ".join(f"{c.old_key} → {c.new_key}" for c in moved))
     if references:
         out.blank()
-        out.add((f"Only rule references renumbered ({len(references)})", "bold"))
+        out.add((f"{_RENUMBERED_ONLY} ({len(references)})", "bold"))
         out.add(", ".join(_label(c) for c in references))
     if glossary:
         out.blank()
@@ -68,6 +68,12 @@ class _Sections(NamedTuple):
     """The glossary's other changes, typography apart."""
     typographic: list[Change]
     """Rules and glossary entries that differ in typography alone."""
+
+
+#: The heading of the records whose only change is a number they print: a rule they cite,
+#: renumbered, or their own letter in a label ("Layer 7e:" of 613.3e is "Layer 7d:" of
+#: 613.4d, 2020-04-17).
+_RENUMBERED_ONLY = "Only rule references or labels renumbered"
 
 
 def _sections(result: EditionDiff) -> _Sections:
@@ -240,7 +246,7 @@ def render_html(result: EditionDiff, *, typography: bool = False) -> str:
         listed = ", ".join(_html(_label(c)) for c in moved)
         parts += [f"<h2>Moved, text unchanged ({len(moved)})</h2>", f'<p class="list">{listed}</p>']
     if references:
-        parts.append(f"<h2>Only rule references renumbered ({len(references)})</h2>")
+        parts.append(f"<h2>{_RENUMBERED_ONLY} ({len(references)})</h2>")
         parts += [_html_change(change) for change in references]
     if glossary:
         parts.append(f"<h2>Glossary ({len(glossary)})</h2>")
