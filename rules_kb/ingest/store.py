@@ -908,16 +908,26 @@ def m079_quoted_templates(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m080_new_cases(db: Database, progress: Progress) -> None:
+def m080_new_cases(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m079), and now a new rule written in
     the words of a rule beside it for a case the old rule never named is new, not split
     from it: "If a player wants to name the combined back face of a meld pair ..." 201.3d
     of 2016-07-22 (201.3 named double-faced cards, not meld pairs), and "Abilities that
-    trigger when a player loses the game look back in time." 603.10f of 2016-11-11."""
+    trigger when a player loses the game look back in time." 603.10f of 2016-11-11: the
+    editions are aligned again by m081."""
+
+
+@migration
+def m081_joined_headings(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m080), and now a section or chapter of
+    one rule, left over, was merged into the heading its rule went into, where that
+    heading goes on from another: "Collector Number" 211 and "Illustration Credit" 209 of
+    2007-09-07 into "Information Below the Text Box" 210 of 2007-10-01 (they were
+    removed)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m081_...).
+# Further migrations go here, numbered in order (m082_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -328,6 +328,48 @@ def test_a_clause_a_rule_lost_and_a_new_rule_carries_reworded_was_split_from_it(
     assert keys(alignment, old, new, "split") == {("603.12", "603.12a")}
 
 
+def test_a_heading_of_one_rule_joins_the_heading_its_rule_went_into() -> None:
+    """Like "Illustration Credit" 209 and "Collector Number" 211 of 2007-09-07, whose one
+    rule each became 210.1a and 210.1c under "Information Below the Text Box" 210, which
+    goes on from "Legal Text" 210: both headings were merged into it, wherever they stand
+    before or after it. A heading whose rule went where no heading goes on from another
+    is left alone here (the passes for headings renamed or moved judge it)."""
+    old: list[Row] = [
+        ("2", "section", None, "Parts of a Token"),
+        ("209", "chapter", "2", "Maker's Mark"),
+        ("209.1", "rule", "209", "The maker's mark of a token is stamped beneath its face. The"
+         " mark has no effect on play."),
+        ("210", "chapter", "2", "Small Print"),
+        ("210.1", "rule", "210", "Small print (the tiny words at the foot of the token)"
+         " lists the maker's rights. It has no effect on play."),
+        ("211", "chapter", "2", "Series Number"),
+        ("211.1", "rule", "211", "Some token series carry a series number, printed as"
+         " [token number]/[tokens in the series] after the small print. These numbers have"
+         " no effect on play."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("2", "section", None, "Parts of a Token"),
+        ("209", "chapter", "2", "Strength"),
+        ("209.1", "rule", "209", "Each champion token shows its strength in a shield at its"
+         " lower left corner."),
+        ("210", "chapter", "2", "Words Below the Face"),
+        ("210.1", "rule", "210", "Each token carries words beneath its face that have no"
+         " effect on play."),
+        ("210.1a", "subrule", "210.1", "The maker's mark of a token is stamped on the first"
+         " line beneath its face, after the word \"Made\"."),
+        ("210.1b", "subrule", "210.1", "Small print (the tiny words at the foot of the"
+         " token) lists the maker's marks and rights."),
+        ("210.1c", "subrule", "210.1", "Some token series carry a series number, printed as"
+         " [token number]/[tokens in the series] after the small print."),
+        ("211", "chapter", "2", "[Left blank so that the numbers after it stay as they"
+         " were.]"),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert (mapping["209.1"], mapping["210"], mapping["211.1"]) == ("210.1a", "210", "210.1c")
+    assert keys(alignment, old, new, "merged") >= {("209", "210"), ("211", "210")}
+    assert "209" not in mapping and "211" not in mapping
+
+
 def test_a_rule_written_for_a_case_its_source_never_named_is_new() -> None:
     """Like 201.3 of 2016-04-08, which named split, flip and double-faced cards, and
     2016-07-22 gave each a subrule in one pattern and added 201.3d on meld pairs in the
@@ -2883,7 +2925,9 @@ def test_a_rule_that_brought_its_new_home_a_sentence_of_its_own_was_merged() -> 
     in 603.4 of 2009-07-11, which goes on from 404.3 and rewords both: 410.8 brought it
     "Note that this mirrors the check for legal targets.", which 404.3 never said, and was
     merged into it, though few of the words 603.4 gained are its own. Without that
-    sentence it brought too little, and was removed."""
+    sentence it brought too little, and was removed. The heading 404, its one rule gone
+    into 603, which goes on from 410, was merged into 603 either way (as "Triggered
+    Abilities" 404 of 2009-05-01 was)."""
     core = (
         'A timed power may read "When [event], if [condition], [effect]." The power checks'
         " the condition when the event happens and triggers only if it is true. On"
@@ -2925,7 +2969,7 @@ def test_a_rule_that_brought_its_new_home_a_sentence_of_its_own_was_merged() -> 
         ]
         alignment, mapping = aligned(old, new)
         assert mapping["404.3"] == "603.4"
-        assert keys(alignment, old, new, "merged") == merged
+        assert keys(alignment, old, new, "merged") == merged | {("404", "603")}
         assert "410.8" not in mapping
 
 

@@ -1107,6 +1107,28 @@ def test_a_rule_for_a_case_the_old_rule_never_named_is_new(all_editions_db: Path
         assert change.old_key is None
 
 
+def test_a_heading_of_one_rule_went_into_the_heading_its_rule_went_into(
+    all_editions_db: Path,
+) -> None:
+    """The chapter "Collector Number" 211 of 2007-09-07, whose one rule became 210.1c under
+    "Information Below the Text Box" 210 of 2007-10-01 (the new 211 is a line left blank),
+    was merged into 210, as all three readings of the sixtieth sample's step have it; so
+    was "Illustration Credit" 209, whose rule became 210.1a. 210 goes on from "Legal Text"
+    210. `where`, `history` and `diff` say so alike."""
+    kb = rules_kb.open(all_editions_db)
+    for heading in ("209", "211"):
+        found = kb.where(heading, "2007-09-07", "2007-10-01")
+        assert (found.now, found.status) == ("210", "merged")
+    (version,) = [v for v in kb.history("210", "2007-10-01").versions if v.first == "2007-10-01"]
+    assert {(b.relation, b.key) for b in version.branches} == {("merged", "209"), ("merged", "211")}
+    changes = kb.diff("2007-09-07", "2007-10-01").rules
+    assert {(c.old_key, c.type) for c in changes if c.new_key == "210"} == {
+        ("210", "changed"),
+        ("209", "merged"),
+        ("211", "merged"),
+    }
+
+
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
     """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
     2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers

@@ -130,7 +130,10 @@ Passes, cheapest first; each works on what the previous ones left:
    merged count too ("Bands with Other" 502.11 of 2009-05-01 into "Banding" 702.19); a
    section or chapter whose rules stand in one new heading of its kind, under different
    rules of it, went there ("Ending the Turn"
-   716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716);
+   716 of 2019-07-12, whose 716.2 became 716.1f, is "Ending Turns and Phases" 716), and
+   one of a single rule left over was merged into the heading of its kind its rule went into,
+   where that heading goes on from another ("Collector Number" 211 of 2007-09-07 into
+   "Information Below the Text Box" 210, which goes on from "Legal Text" 210);
    a section or chapter with one rule that stayed under its number, or went deeper under
    a rule of it, is that heading renamed in place ("Type" 205 is "Type Line" 205 of
    2003-07-01; "Legal Text" 210 of 2007-09-07, whose 210.1 became 210.1b, is "Information

@@ -111,6 +111,32 @@ def followed_headings(
         if not given_way:
             break
         waiting = given_way
+    _joined_headings(old, new, pairs, merged, children, old_of)
+
+
+def _joined_headings(
+    old: Sequence[Item],
+    new: Sequence[Item],
+    pairs: Mapping[int, int],
+    merged: dict[int, int],
+    children: Mapping[str, list[int]],
+    old_of: Mapping[int, int],
+) -> None:
+    """A section or chapter of one rule, left over, went into the new heading of its kind
+    its rule went into, where that heading goes on from another: merged into it
+    ("Collector Number" 211 of 2007-09-07, whose 211.1 became 210.1c, into "Information
+    Below the Text Box" 210, which goes on from "Legal Text" 210; so did "Illustration
+    Credit" 209, whose 209.1 became 210.1a). Looked at once every heading has found its
+    place, as the heading it joins may be placed after it."""
+    for i, item in enumerate(old):
+        if item.kind not in LEVELS[0] or i in pairs or i in merged:
+            continue
+        below = children.get(item.key, [])
+        if len(below) != 1 or below[0] not in pairs:
+            continue
+        home = _heading_over(new, pairs[below[0]], item.kind)
+        if home is not None and home in old_of:
+            merged[i] = home
 
 
 def kept_under_followed_headings(
