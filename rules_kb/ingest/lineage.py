@@ -359,10 +359,38 @@ def _renumbered_only(
         # A rule it cited may no longer stand (a heading merged into another), and be
         # cited where the rules under it went: "(see rule 510)" of 503.3, 2009-05-01, is
         # "(see rule 110.6)" of 706.3, as 510 went into 110 and 510.1 became 110.6.
-        if went is None or _pointers_masked(old) != _pointers_masked(new):
+        if went is None:
             return False
+        if _pointers_masked(old) != _pointers_masked(new):
+            # One rule cited, now cited as the rules it went on in: "(see rule 418.5a)" of
+            # 418.5c, 2009-05-01, is "(see rules 612.1 and 612.3)" of 612.7a, as 418.5a went
+            # on as 612.1 and 612.3 was split off it.
+            return (
+                _lists_masked(old) == _lists_masked(new)
+                and _citations_followed(old, new, went, renumbered)
+                and _citations_explained(old, new, went)
+            )
         return _citations_followed(old, new, went, renumbered)
     return went is None or _citations_followed(old, new, went)
+
+
+def _lists_masked(text: str) -> str:
+    """The text with its rule numbers masked and each list of them ("rules # and #",
+    "rule #") read as one."""
+    return _CITED_LIST.sub("rules #", _pointers_masked(text))
+
+
+#: A citation of one rule or a list of them, numbers masked: "rule #", "rules #, #, and #".
+_CITED_LIST = re.compile(r"\brules? #(?:(?:,? and|,? or|,) #)*", re.IGNORECASE)
+
+
+def _citations_explained(old: str, new: str, went: Mapping[str, frozenset[str]]) -> bool:
+    """Whether every rule number the new text cites is where a rule the old text cites
+    went on (or under or over it)."""
+    gone = went_to(cited_numbers(old), went)
+    return all(
+        any(c == g or descends(g, c) or descends(c, g) for g in gone) for c in cited_numbers(new)
+    )
 
 
 def _citations_followed(

@@ -918,16 +918,24 @@ def m080_new_cases(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m081_joined_headings(db: Database, progress: Progress) -> None:
+def m081_joined_headings(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m080), and now a section or chapter of
     one rule, left over, was merged into the heading its rule went into, where that
     heading goes on from another: "Collector Number" 211 and "Illustration Credit" 209 of
     2007-09-07 into "Information Below the Text Box" 210 of 2007-10-01 (they were
-    removed)."""
+    removed): the editions are aligned again by m082."""
+
+
+@migration
+def m082_citations_of_parts(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m081), and now a rule cited, cited
+    again as the rules it went on in, is no change of wording: "(see rule 418.5a)" of
+    418.5c, 2009-05-01, is "(see rules 612.1 and 612.3)" of 612.7a, `moved` (418.5a went
+    on as 612.1, and 612.3 was split off it)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m082_...).
+# Further migrations go here, numbered in order (m083_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -2067,6 +2067,29 @@ def test_a_rule_cited_that_no_longer_stands_is_followed_where_its_rules_went() -
     assert said(4, 5) == "moved_changed"  # 613.3 stands, as 613.4: citing 613.4c narrows it
 
 
+def test_a_rule_cited_is_followed_to_the_rules_it_went_on_in() -> None:
+    """Like 418.5c of 2009-05-01, "... in the same layer ... as the other effect (see rule
+    418.5a)", which is 612.7a of 2009-07-11, "(see rules 612.1 and 612.3)": 418.5a went on
+    as 612.1 and 612.3 was split off it, so the citation follows it and the rule moved.
+    Not where the list names a rule the cited one did not go on in, nor where more than
+    the citation was reworded."""
+    texts = {
+        1: "A power leans on another if it acts in the same tier (see rule 418.5a).",
+        2: "A power leans on another if it acts in the same tier (see rules 612.1 and 612.3).",
+        3: "A power leans on another if it acts in the same tier (see rules 612.1 and 612.4).",
+        4: "A power leans on another when it acts in the same tier (see rules 612.1 and 612.3).",
+    }
+    renumbered = {"418.5a": "612.1"}
+    went = {"418.5a": frozenset({"612.1", "612.3"})}
+
+    def said(old: int, new: int) -> str:
+        return status("418.5c", old, "612.7a", new, lambda ids: texts, renumbered, went)
+
+    assert said(1, 2) == "moved"
+    assert said(1, 3) == "moved_changed"  # 612.4 holds nothing of 418.5a
+    assert said(1, 4) == "moved_changed"  # "if" became "when"
+
+
 def test_a_stop_moved_outside_a_closing_quote_is_no_change() -> None:
     """Like 400.10 of 2009-07-11, '(such as "Shuffle your hand into your library.")',
     which is 400.11 of 2009-09-04, '(such as "Shuffle your hand into your library").':

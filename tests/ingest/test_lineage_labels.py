@@ -1129,6 +1129,20 @@ def test_a_heading_of_one_rule_went_into_the_heading_its_rule_went_into(
     }
 
 
+def test_a_rule_cited_again_as_the_rules_it_went_on_in_moved(all_editions_db: Path) -> None:
+    """418.5c of 2009-05-01 "(see rule 418.5a)" is 612.7a of 2009-07-11 "(see rules 612.1
+    and 612.3)", word for word otherwise: 418.5a went on as 612.1 and 612.3 was split off
+    it, so 418.5c `moved`, as the sixty-first sample's reader has it. `where`, `history`
+    and `diff` say so alike."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where("418.5c", "2009-05-01", "2009-07-11")
+    assert (found.now, found.status, found.text_changed) == ("612.7a", "moved", False)
+    (version,) = [v for v in kb.history("612.7a", "2009-07-11").versions if v.key == "612.7a"]
+    assert (version.first, version.status) == ("2009-07-11", "moved")
+    (pair,) = [c for c in kb.diff("2009-05-01", "2009-07-11").rules if c.old_key == "418.5c"]
+    assert (pair.new_key, pair.reference_only) == ("612.7a", True)
+
+
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
     """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
     2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers
