@@ -85,7 +85,11 @@ BLIND_SAMPLES = tuple(
                             ("fifty-fifth ", "blind55"),
                             ("fifty-sixth ", "blind56"),
                             ("fifty-seventh ", "blind57"),
-                            ("fifty-eighth ", "blind58")]
+                            ("fifty-eighth ", "blind58"),
+                            ("fifty-ninth ", "blind59"),
+                            ("sixtieth ", "blind60"),
+                            ("sixty-first ", "blind61"),
+                            ("sixty-second ", "blind62")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
