@@ -361,12 +361,13 @@ def _renumbered_only(
         # "(see rule 110.6)" of 706.3, as 510 went into 110 and 510.1 became 110.6.
         if went is None:
             return False
-        if _pointers_masked(old) != _pointers_masked(new):
+        old_masked, new_masked = _pointers_masked(old), _pointers_masked(new)
+        if old_masked != new_masked:
             # One rule cited, now cited as the rules it went on in: "(see rule 418.5a)" of
             # 418.5c, 2009-05-01, is "(see rules 612.1 and 612.3)" of 612.7a, as 418.5a went
             # on as 612.1 and 612.3 was split off it.
             return (
-                _lists_masked(old) == _lists_masked(new)
+                _CITED_LIST.sub("rules #", old_masked) == _CITED_LIST.sub("rules #", new_masked)
                 and _citations_followed(old, new, went, renumbered)
                 and _citations_explained(old, new, went)
             )
@@ -374,23 +375,21 @@ def _renumbered_only(
     return went is None or _citations_followed(old, new, went)
 
 
-def _lists_masked(text: str) -> str:
-    """The text with its rule numbers masked and each list of them ("rules # and #",
-    "rule #") read as one."""
-    return _CITED_LIST.sub("rules #", _pointers_masked(text))
-
-
-#: A citation of one rule or a list of them, numbers masked: "rule #", "rules #, #, and #".
+#: A citation of one rule or a list of them, numbers masked ("rule #", "rules #, #, and
+#: #"), read as one wherever it stands in `_pointers_masked` text.
 _CITED_LIST = re.compile(r"\brules? #(?:(?:,? and|,? or|,) #)*", re.IGNORECASE)
 
 
 def _citations_explained(old: str, new: str, went: Mapping[str, frozenset[str]]) -> bool:
-    """Whether every rule number the new text cites is where a rule the old text cites
-    went on (or under or over it)."""
+    """Whether every rule number the new text cites is a rule one the old text cites went
+    on in, or one that holds such a rule, as `_citations_followed` asks the other way."""
     gone = went_to(cited_numbers(old), went)
-    return all(
-        any(c == g or descends(g, c) or descends(c, g) for g in gone) for c in cited_numbers(new)
-    )
+    return all(_holds_one_of(cited, gone) for cited in cited_numbers(new))
+
+
+def _holds_one_of(cited: str, gone: set[str]) -> bool:
+    """Whether rule number `cited` is one of `gone` or holds one of them."""
+    return cited in gone or any(descends(rule, cited) for rule in gone)
 
 
 def _citations_followed(
@@ -407,7 +406,7 @@ def _citations_followed(
     cited = cited_numbers(new)
     for number in cited_numbers(old):
         gone = went_to({number}, went)
-        if any(c in gone or any(descends(g, c) for g in gone) for c in cited):
+        if any(_holds_one_of(c, gone) for c in cited):
             continue
         if renumbered is None or number in renumbered:
             return False

@@ -2071,13 +2071,14 @@ def test_a_rule_cited_is_followed_to_the_rules_it_went_on_in() -> None:
     """Like 418.5c of 2009-05-01, "... in the same layer ... as the other effect (see rule
     418.5a)", which is 612.7a of 2009-07-11, "(see rules 612.1 and 612.3)": 418.5a went on
     as 612.1 and 612.3 was split off it, so the citation follows it and the rule moved.
-    Not where the list names a rule the cited one did not go on in, nor where more than
-    the citation was reworded."""
+    Not where the list names a rule the cited one did not go on in, or only a subrule of
+    one (as for a single citation), nor where more than the citation was reworded."""
     texts = {
         1: "A power leans on another if it acts in the same tier (see rule 418.5a).",
         2: "A power leans on another if it acts in the same tier (see rules 612.1 and 612.3).",
         3: "A power leans on another if it acts in the same tier (see rules 612.1 and 612.4).",
         4: "A power leans on another when it acts in the same tier (see rules 612.1 and 612.3).",
+        5: "A power leans on another if it acts in the same tier (see rules 612.1 and 612.3a).",
     }
     renumbered = {"418.5a": "612.1"}
     went = {"418.5a": frozenset({"612.1", "612.3"})}
@@ -2088,6 +2089,7 @@ def test_a_rule_cited_is_followed_to_the_rules_it_went_on_in() -> None:
     assert said(1, 2) == "moved"
     assert said(1, 3) == "moved_changed"  # 612.4 holds nothing of 418.5a
     assert said(1, 4) == "moved_changed"  # "if" became "when"
+    assert said(1, 5) == "moved_changed"  # a subrule of where it went narrows it
 
 
 def test_a_stop_moved_outside_a_closing_quote_is_no_change() -> None:
