@@ -89,7 +89,9 @@ BLIND_SAMPLES = tuple(
                             ("fifty-ninth ", "blind59"),
                             ("sixtieth ", "blind60"),
                             ("sixty-first ", "blind61"),
-                            ("sixty-second ", "blind62")]
+                            ("sixty-second ", "blind62"),
+                            ("sixty-third ", "blind63"),
+                            ("sixty-fourth ", "blind64")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
