@@ -927,15 +927,24 @@ def m081_joined_headings(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m082_citations_of_parts(db: Database, progress: Progress) -> None:
+def m082_citations_of_parts(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m081), and now a rule cited, cited
     again as the rules it went on in, is no change of wording: "(see rule 418.5a)" of
     418.5c, 2009-05-01, is "(see rules 612.1 and 612.3)" of 612.7a, `moved` (418.5a went
-    on as 612.1, and 612.3 was split off it)."""
+    on as 612.1, and 612.3 was split off it): the editions are aligned again by m083."""
+
+
+@migration
+def m083_sentences_said_again(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m082), and now a rule paired by
+    likeness with one old rule, that says again every word of a sentence another old
+    rule's counterpart beside it dropped, was split from that other rule: 712.11a of
+    2023-04-14, on double-faced cards cast "transformed", from 712.7, which went on as
+    712.11 (it was paired with 713.8, on meld cards cast as spells, which is removed)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m083_...).
+# Further migrations go here, numbered in order (m084_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

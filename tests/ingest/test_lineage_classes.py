@@ -3085,3 +3085,38 @@ def test_a_part_is_judged_by_what_the_part_keeping_the_number_lost() -> None:
     alignment, mapping = aligned(old, new)
     assert mapping["212.4e"] == "212.4e"
     assert keys(alignment, old, new, "split") == {("212.4e", "212.4j"), ("212.4e", "212.4k")}
+
+
+def test_a_rule_saying_a_dropped_sentence_again_was_split_not_paired_by_likeness() -> None:
+    """Like 712.11a of 2023-04-14, which says again, every word of it, the sentence on
+    double-faced cards cast transformed that 712.7 dropped as it went on as 712.11, and
+    was paired by likeness with 713.8 on meld cards cast as spells, a rule of the same
+    mould: it was split from 712.7, and 713.8 went."""
+    pointer = 'See rule 601, "Playing Charms."'
+    old: list[Row] = [
+        ("712", "chapter", "7", "Twin Tiles"),
+        ("712.1", "rule", "712", "A twin tile has a charm side on each face."),
+        ("712.7", "rule", "712", "If a twin tile is played as a charm, it's put on the pile"
+         " with its bright side up by default. If a twin tile is played flipped, it's put on"
+         f" the pile with its dark side up. {pointer}"),
+        ("713", "chapter", "7", "Joined Tiles"),
+        ("713.1", "rule", "713", "A joined tile has a bright side and half of a large dark side."),
+        ("713.8", "rule", "713", "If a joined tile is played as a charm, it's put on the pile"
+         f" with its bright side up. {pointer}"),
+        ("713.9", "rule", "713", "A joined tile enters the field with its bright side up"
+         " unless it is being joined with its mate."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("712", "chapter", "7", "Twin Tiles"),
+        ("712.1", "rule", "712", "A twin tile has a charm side on each face."),
+        ("712.11", "rule", "712", "A twin charm is played with its bright side up by"
+         f" default. {pointer}"),
+        ("712.11a", "subrule", "712.11", "If a twin tile or a copy of a twin tile is played as"
+         " a charm flipped, it's put on the pile with its dark side up."),
+        ("713", "chapter", "7", "Joined Tiles"),
+        ("713.1", "rule", "713", "A joined tile has a bright side and half of a large dark side."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["712.7"] == "712.11"
+    assert keys(alignment, old, new, "split") == {("712.7", "712.11a")}
+    assert "713.8" not in mapping

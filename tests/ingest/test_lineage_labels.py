@@ -1205,6 +1205,27 @@ def test_a_rule_cited_again_as_the_rules_it_went_on_in_moved(all_editions_db: Pa
     assert (pair.new_key, pair.reference_only) == ("612.7a", True)
 
 
+def test_a_rule_saying_a_dropped_sentence_again_was_split_from_the_rule_dropping_it(
+    all_editions_db: Path,
+) -> None:
+    """712.11a of 2023-04-14, on double-faced cards cast "transformed", says again every
+    word of the sentence 712.7 dropped as it went on as 712.11: it was split from 712.7,
+    as the labelled set and the third reader have it (high confidence), and 713.8, on
+    meld cards cast as spells, a rule of the same mould it was paired with by likeness,
+    is gone. `where`, `history` and `diff` say so alike."""
+    kb = rules_kb.open(all_editions_db)
+    old, new = "2023-02-03", "2023-04-14"
+    history = kb.history("712.11a", new)
+    assert history.split_from is not None
+    assert (history.split_from.number, history.split_from.edition) == ("712.7", old)
+    found = kb.where("712.7", old, new)
+    assert found.now == "712.11"
+    assert "712.11a" in {branch.key for branch in found.branches}
+    assert kb.where("713.8", old, new).status == "removed"
+    changes = kb.diff(old, new).rules
+    assert {(c.old_key, c.type) for c in changes if c.new_key == "712.11a"} == {("712.7", "split")}
+
+
 def test_the_infinity_rule_goes_on_as_loop(all_editions_db: Path) -> None:
     """The glossary's "Infinity Rule (Informal)" of 2009-05-01 (see 421) is "Loop" of
     2009-07-11 (see 713, where 421 went), as the fifth and fourteenth samples' readers

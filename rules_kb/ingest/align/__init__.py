@@ -80,7 +80,10 @@ Passes, cheapest first; each works on what the previous ones left:
    (614.13a of 2012-07-01, from 614.13: "Such an effect can't cause the permanent itself
    to not enter ..."; 400.7b of 2022-10-07 from 400.7a, though 611.3d holds a word more
    of it; 212.6c of 2007-10-01, before 212.6e, from 212.6b, which goes on in it as it
-   says what 212.6b said first). An old record left over whose words
+   says what 212.6b said first); and a rule standing there, paired by likeness with
+   another old rule, that says every word of such a sentence again and holds more of its
+   words than of its partner's (712.11a of 2023-04-14 from 712.7, not 713.8 on meld
+   cards, which went). An old record left over whose words
    are almost all in one new record was merged into it, but never displaces one printed
    there word for word, though it kept the number (the "legend rule" 801.12 of
    2013-05-01 went; the "world rule" 801.13 is 801.12); where two new rules left over

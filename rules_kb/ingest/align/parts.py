@@ -224,6 +224,7 @@ def splits_and_merges(
     lost_parts = _lost_clauses(state, parts, sources, found)
     lost_parts |= _lost_openings(state, group.new, sources, found)
     lost_parts |= _lost_sentences(state, parts, sources, targets, found)
+    _sentences_said_again(state, sources, targets)
     for i, pieces in found.items():
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _other_cases(state, parts, sources)
@@ -1019,13 +1020,7 @@ def _lost_sentences(
         kept = pairs.get(i)
         if kept is None or old[i].text_id == new[kept].text_id:
             continue
-        beside = [
-            j
-            for j in range(max(kept - BESIDE, 0), min(kept + 1 + BESIDE, len(new)))
-            if j != kept
-            and j in free
-            and (new[j].parent == new[kept].parent or (j > kept and new[j].parent == new[kept].key))
-        ]
+        beside = [j for j in _beside(state, kept) if j in free]
         if not beside:
             continue
         mine = set(words(old[i]))
@@ -1052,6 +1047,51 @@ def _lost_sentences(
             found.setdefault(i, []).append(j)
             added.add(j)
     return added
+
+
+def _beside(state: _Parting, kept: int) -> list[int]:
+    """The new rules standing within BESIDE places of new `kept`: under it, after it, or
+    beside it under one parent."""
+    new = state.new
+    return [
+        j
+        for j in range(max(kept - BESIDE, 0), min(kept + 1 + BESIDE, len(new)))
+        if j != kept
+        and (new[j].parent == new[kept].parent or (j > kept and new[j].parent == new[kept].key))
+    ]
+
+
+def _sentences_said_again(state: _Parting, sources: list[int], targets: list[int]) -> None:
+    """Rewritten rules paired by likeness with one old rule that say again, every word of
+    it, a sentence another old rule's counterpart beside them dropped, holding more of its
+    words than of their partner's, were split from that other rule, and the partner is
+    left over: 712.11a of 2023-04-14, on double-faced cards cast "transformed", says again
+    the sentence 712.7 dropped as it went on as 712.11, and was paired with 713.8, on meld
+    cards cast as spells, a rule of the same mould saying another thing. A rule two old
+    rules' sentences would claim is only like them (`_lost_sentences`)."""
+    old, new, pairs, words = state.old, state.new, state.pairs, state.words
+    paired = {j for j in targets if j in state.old_of}
+    claims: dict[int, list[int]] = {}
+    for k in sources:
+        kept = pairs.get(k)
+        if kept is None or old[k].text_id == new[kept].text_id:
+            continue
+        beside = [j for j in _beside(state, kept) if j in paired and state.old_of[j] != k]
+        if not beside:
+            continue
+        for sentence in state.dropped(k):
+            said = set(word_ids(sentence))
+            if len(said) < SPLIT_WORDS:
+                continue
+            for j in beside:
+                mine = set(words(new[j]))
+                partner = mine.intersection(words(old[state.old_of[j]]))
+                if said <= mine and len(said) > len(partner) and k not in claims.get(j, ()):
+                    claims.setdefault(j, []).append(k)
+    for j, (k, *others) in claims.items():
+        if not others:
+            del state.pairs[state.old_of.pop(j)]
+            state.split[j] = k
 
 
 def _holds_most(
