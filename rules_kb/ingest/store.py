@@ -935,16 +935,26 @@ def m082_citations_of_parts(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m083_sentences_said_again(db: Database, progress: Progress) -> None:
+def m083_sentences_said_again(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m082), and now a rule paired by
     likeness with one old rule, that says again every word of a sentence another old
     rule's counterpart beside it dropped, was split from that other rule: 712.11a of
     2023-04-14, on double-faced cards cast "transformed", from 712.7, which went on as
-    712.11 (it was paired with 713.8, on meld cards cast as spells, which is removed)."""
+    712.11 (it was paired with 713.8, on meld cards cast as spells, which is removed):
+    the editions are aligned again by m084."""
+
+
+@migration
+def m084_parallel_parts(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m083), and now a rule written in the
+    words of an old rule's counterpart for the case the old rule named beside the one
+    its counterpart kept was split from it: 103.4a of 2013-07-13, the starting hand of a
+    Vanguard game, from 103.3b, which said the life and the hand modifiers in one
+    sentence and goes on as the rule on the life total (it was added)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m084_...).
+# Further migrations go here, numbered in order (m085_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -3120,3 +3120,33 @@ def test_a_rule_saying_a_dropped_sentence_again_was_split_not_paired_by_likeness
     assert mapping["712.7"] == "712.11"
     assert keys(alignment, old, new, "split") == {("712.7", "712.11a")}
     assert "713.8" not in mapping
+
+
+def test_a_rule_for_the_case_its_source_named_in_its_counterpart_s_words_was_split() -> None:
+    """Like 103.4a of 2013-07-13, on the starting hand of a Vanguard game, written in the
+    words of 103.3b on the starting life total, where 103.3b of 2013-05-01 said both "as
+    modified by the life modifier" and "as modified by the hand modifier": it was split
+    from 103.3b, which goes on as the rule on the life total. A rule in those words for a
+    case the old rule never named is new (`_new_case`)."""
+    old: list[Row] = [
+        ("103", "chapter", "1", "Starting the Match"),
+        ("103.3", "rule", "103", "Each contestant sets their point total to 20 and draws a"
+         " hand of seven tiles."),
+        ("103.3b", "subrule", "103.3", "In a Herald match, each contestant sets their point"
+         " total to 20, as changed by the point modifier of their herald card, and draws a"
+         " hand of seven tiles, as changed by the hand modifier of their herald card."),
+        ("103.4", "rule", "103", "A contestant unhappy with their hand may redraw once."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("103", "chapter", "1", "Starting the Match"),
+        ("103.3", "rule", "103", "Each contestant begins the match with a point total of 20."),
+        ("103.3b", "subrule", "103.3", "In a Herald match, each contestant's starting point"
+         " total is 20 plus or minus the point modifier of their herald card."),
+        ("103.4", "rule", "103", "Each contestant draws a hand of seven tiles. A contestant"
+         " unhappy with their hand may redraw once."),
+        ("103.4a", "subrule", "103.4", "In a Herald match, each contestant's starting hand"
+         " size is seven plus or minus the hand modifier of their herald card."),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["103.3b"] == "103.3b"
+    assert keys(alignment, old, new, "split") == {("103.3b", "103.4a")}

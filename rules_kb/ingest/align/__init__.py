@@ -68,7 +68,10 @@ Passes, cheapest first; each works on what the previous ones left:
    a rule for a case its source did not name beside the other); so was a rule saying
    what an old rule said of the case its counterpart was narrowed away from (704.5w of
    2026-08-07, "If a non-Siege battle has defense 0 ...", from 704.5v, which went on on
-   Siege battles). A record left new that
+   Siege battles); and so was a rule written in its counterpart's words for the case
+   it named beside the one its counterpart kept (103.4a of 2013-07-13, the starting hand
+   of a Vanguard game, from 103.3b, which goes on on the starting life total). A record
+   left new that
    opens with a sentence one old record dropped, word for word or a word or two changed,
    was split off it too, however much it added (203.1c of 2007-05-01, from 203.1a), and
    where it keeps the old number the line goes on in it (807.4c of 2010-07-16, its

@@ -115,6 +115,10 @@ FRAME_SHARE = 0.6
 at least, for one to be the other written again for another case (`_new_case`)."""
 FRAME_SLOTS = 2
 """At most this many places where such a rule's words differ from the other's."""
+PARALLEL_SLOTS = 3
+"""At most this many places where a rule written for the case an old rule named beside
+the one its counterpart kept differs from that counterpart (`_parallel_parts`: "hand
+size", "seven" and "hand" of 103.4a of 2013-07-13 for "life total", "20" and "life")."""
 
 
 @dataclass(slots=True)
@@ -229,6 +233,7 @@ def splits_and_merges(
         _settle_parts(state, i, pieces, namesake_parts | lost_parts)
     _other_cases(state, parts, sources)
     _complements(state, parts, sources)
+    _parallel_parts(state, parts, sources)
     _namesake_merges(state, group.old, targets)
     _contained_merges(state, group.old, targets)
     _merge_cores(state, group.old, sources)
@@ -485,6 +490,90 @@ def _other_cases(state: _Parting, parts: list[int], sources: list[int]) -> None:
         ]
         if len(fits) == 1:
             state.split[j] = fits[0]
+
+
+def _parallel_parts(state: _Parting, parts: list[int], sources: list[int]) -> None:
+    """Parts still left over written for the case an old rule named beside the one its
+    counterpart kept, in that counterpart's words and in the rule it stands in, were split
+    from it: the two say the same words in the same order (FRAME_SHARE of the longer) but
+    in PARALLEL_SLOTS places at most, and the old rule names the part's case there
+    (`_names_the_case`). "In a Vanguard game, each player's starting hand size is seven
+    plus or minus the hand modifier of his or her vanguard card." (103.4a of 2013-07-13)
+    was split from 103.3b, which said the life total and the hand "as modified by the hand
+    modifier" in one sentence and goes on as the rule on the life modifier. The mirror of
+    `_new_case`: a rule in a sibling's words for a case never named is new. A part two old
+    rules would claim is only like them."""
+    old, new, texts = state.old, state.new, state.texts
+    left = [j for j in parts if j not in state.old_of and j not in state.split]
+    words = state.words
+    # The rewritten rules by the rule their counterpart stands in ("103" of 103.3b), where
+    # a part stands, with the words the counterpart lost, one of which a part must say,
+    # and its words, counted.
+    rewritten: dict[str, list[tuple[int, set[int], list[str], Counter[str]]]] = {
+        _rule_of(new[j].key): [] for j in left
+    }
+    for i in sources:
+        k = state.pairs.get(i)
+        if k is None or _rule_of(new[k].key) not in rewritten:
+            continue
+        if old[i].text_id != new[k].text_id and (
+            lost := set(words(old[i])).difference(words(new[k]))
+        ):
+            kept = texts[new[k].text_id].split()
+            rewritten[_rule_of(new[k].key)].append((i, lost, kept, Counter(kept)))
+    claims: dict[int, list[int]] = {}
+    for j in left:
+        mine, said = texts[new[j].text_id].split(), set(words(new[j]))
+        own = Counter(mine)
+        for i, lost, kept, theirs in rewritten[_rule_of(new[j].key)]:
+            least = FRAME_SHARE * max(len(mine), len(kept))
+            if min(len(mine), len(kept)) < least or said.isdisjoint(lost):
+                continue
+            # The words both say, as often as either says them, bound those both say in
+            # the same order.
+            both = own.keys() & theirs.keys()
+            if min(sum(own[w] for w in both), sum(theirs[w] for w in both)) < least:
+                continue
+            found = _slots(mine, kept)
+            if (
+                found is not None
+                and found[1] >= least
+                and len(found[0]) <= PARALLEL_SLOTS
+                and _names_the_case(texts[old[i].text_id], mine, kept, found[0])
+            ):
+                claims.setdefault(j, []).append(i)
+    for j, (i, *others) in claims.items():
+        if not others:
+            state.split[j] = i
+
+
+def _rule_of(key: str) -> str:
+    """The rule a number stands in: "103" of "103.3b" (and of "103")."""
+    return key.split(".")[0]
+
+
+def _names_the_case(
+    said: str, mine: list[str], kept: list[str], slots: list[tuple[int, int, int, int]]
+) -> bool:
+    """Whether an old rule (`said`, normalised) named the case a new rule (`mine`, its
+    words) is written for in the words of the old rule's counterpart (`kept`): in every
+    place where the two differ (`slots`) the new rule says a word the old rule said and
+    the counterpart lost, and the counterpart says words of the old rule; and in one of
+    them the new rule's words and a word beside them are a phrase of the old rule."""
+    words = set(said.split())
+    lost = words.difference(kept)
+    if not all(
+        lost.intersection(mine[a1:a2]) and words.issuperset(kept[b1:b2]) for a1, a2, b1, b2 in slots
+    ):
+        return False
+    text = f" {said} "
+    for start, end, _, _ in slots:
+        runs = [mine[start - 1 : end]] if start else []
+        if end < len(mine):
+            runs.append(mine[start : end + 1])
+        if end > start and any(f" {' '.join(run)} " in text for run in runs):
+            return True
+    return False
 
 
 def _complements(state: _Parting, parts: list[int], sources: list[int]) -> None:
