@@ -796,6 +796,11 @@ def test_where_cli(all_editions_db: Path) -> None:
     assert "702.19 (2026-08-07) was 502.9 in 2009-05-01" in back
     on = ok_cli("where", "502.9", "-e", "2009-05-01", "--db", all_editions_db).stdout
     assert "502.9 (2009-05-01) became 702.19 in 2026-08-07" in on
+    # Removed: when, and that it is gone by the edition asked for, unless that is when.
+    gone = ok_cli("where", "504.2", "-e", "2010-06-18", "--db", all_editions_db).stdout
+    assert "504.2 (2010-06-18) was removed in 2016-09-30, before 2026-08-07" in gone
+    then = ("where", "504.2", "-e", "2010-06-18", "--to", "2016-09-30", "--db", all_editions_db)
+    assert "504.2 (2010-06-18) was removed in 2016-09-30\n" in ok_cli(*then).stdout
 
 
 # cite ---------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ def where(out: Screen, found: Where) -> None:
     """The counterpart of a rule in another edition, and each number it had on the way."""
     head = f"{found.number} ({found.from_edition})"
     if found.status == "removed":
-        out.add((head, "number"), f" was removed in {found.removed_in}, before {found.to_edition}")
+        before = "" if found.removed_in == found.to_edition else f", before {found.to_edition}"
+        out.add((head, "number"), f" was removed in {found.removed_in}{before}")
     elif found.status == "not_yet":
         out.add(
             (head, "number"),
