@@ -1139,8 +1139,8 @@ def _lost_sentences(
 
 
 def _beside(state: _Parting, kept: int) -> list[int]:
-    """The new rules standing within BESIDE places of new `kept`: under it, after it, or
-    beside it under one parent."""
+    """The new rules standing within BESIDE places of new `kept`, before or after it under
+    its parent, or after it under it."""
     new = state.new
     return [
         j
