@@ -390,8 +390,7 @@ def _new_case(state: _Parting, i: int, j: int, siblings: list[int]) -> bool:
     said = f" {state.texts[state.old[i].text_id]} "
 
     def in_source(words: list[str], start: int, end: int) -> bool:
-        runs = (words[max(start - 1, 0) : end], words[start : end + 1])
-        return any(f" {' '.join(run)} " in said for run in runs)
+        return _phrase_in(said, words, start, end, alone_at_edges=True)
 
     mine = state.texts[state.new[j].text_id].split()
     for k in siblings:
@@ -567,13 +566,26 @@ def _names_the_case(
     ):
         return False
     text = f" {said} "
-    for start, end, _, _ in slots:
-        runs = [mine[start - 1 : end]] if start else []
-        if end < len(mine):
-            runs.append(mine[start : end + 1])
-        if end > start and any(f" {' '.join(run)} " in text for run in runs):
-            return True
-    return False
+    return any(
+        end > start and _phrase_in(text, mine, start, end, alone_at_edges=False)
+        for start, end, _, _ in slots
+    )
+
+
+def _phrase_in(said: str, words: list[str], start: int, end: int, *, alone_at_edges: bool) -> bool:
+    """Whether `words[start:end]`, with the word before or the word after them, is a
+    phrase of `said` (a normalised text with a space at each end). At the first or last
+    word of `words` there is no word on that side: `alone_at_edges` lets the words stand
+    there alone, as `_new_case` reads them (a case word opening a rule is its case: 703.4n
+    and 602.5 of 2009-07-11 are parts of 300.3 and 409.4 so); `_names_the_case` asks for a
+    neighbour always ("Partner" opening 702.124h of 2023-10-13 names no case of
+    702.124g)."""
+    runs = []
+    if start or alone_at_edges:
+        runs.append(words[max(start - 1, 0) : end])
+    if end < len(words) or alone_at_edges:
+        runs.append(words[start : end + 1])
+    return any(f" {' '.join(run)} " in said for run in runs)
 
 
 def _complements(state: _Parting, parts: list[int], sources: list[int]) -> None:
