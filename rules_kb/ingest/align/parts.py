@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -541,9 +541,17 @@ def _parallel_parts(state: _Parting, parts: list[int], sources: list[int]) -> No
                 and _names_the_case(texts[old[i].text_id], mine, kept, found[0])
             ):
                 claims.setdefault(j, []).append(i)
-    for j, (i, *others) in claims.items():
+    for j, i in _claimed_once(claims):
+        state.split[j] = i
+
+
+def _claimed_once(claims: Mapping[int, list[int]]) -> Iterator[tuple[int, int]]:
+    """The claims of `claims` (what is claimed: who claims it) that one claimant alone
+    makes, as (claimed, claimant): what two rules would claim is only like both, not
+    where either went."""
+    for claimed, (claimant, *others) in claims.items():
         if not others:
-            state.split[j] = i
+            yield claimed, claimant
 
 
 def _rule_of(key: str) -> str:
@@ -993,10 +1001,9 @@ def _lost_clauses(
         if share_within(mine, set(words(old[i]))) >= LOST_CONTAINED:
             claims.setdefault(i, []).append(j)
     # What one rule lost went to one place: parts that both claim it are only alike.
-    for i, (j, *others) in claims.items():
-        if not others:
-            found.setdefault(i, []).append(j)
-            added.add(j)
+    for i, j in _claimed_once(claims):
+        found.setdefault(i, []).append(j)
+        added.add(j)
     return added
 
 
@@ -1143,10 +1150,9 @@ def _lost_sentences(
                 claims.setdefault(j, []).append(i)
     # A part two old rules' sentences would claim ("(Players can always pay 0 life.)" of
     # both 119.4 and 119.4a, 2021-02-05) is only like them.
-    for j, (i, *others) in claims.items():
-        if not others:
-            found.setdefault(i, []).append(j)
-            added.add(j)
+    for j, i in _claimed_once(claims):
+        found.setdefault(i, []).append(j)
+        added.add(j)
     return added
 
 
@@ -1189,10 +1195,9 @@ def _sentences_said_again(state: _Parting, sources: list[int], targets: list[int
                 partner = mine.intersection(words(old[state.old_of[j]]))
                 if said <= mine and len(said) > len(partner) and k not in claims.get(j, ()):
                     claims.setdefault(j, []).append(k)
-    for j, (k, *others) in claims.items():
-        if not others:
-            del state.pairs[state.old_of.pop(j)]
-            state.split[j] = k
+    for j, k in _claimed_once(claims):
+        del state.pairs[state.old_of.pop(j)]
+        state.split[j] = k
 
 
 def _holds_most(
