@@ -945,16 +945,27 @@ def m083_sentences_said_again(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m084_parallel_parts(db: Database, progress: Progress) -> None:
+def m084_parallel_parts(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m083), and now a rule written in the
     words of an old rule's counterpart for the case the old rule named beside the one
     its counterpart kept was split from it: 103.4a of 2013-07-13, the starting hand of a
     Vanguard game, from 103.3b, which said the life and the hand modifiers in one
-    sentence and goes on as the rule on the life total (it was added)."""
+    sentence and goes on as the rule on the life total (it was added): the editions are
+    aligned again by m085."""
+
+
+@migration
+def m085_openings_brought(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m084), and now an old rule left over
+    whose opening sentence one new rule continuing another came to say, and no other new
+    rule says, was merged into it: 418.5b of 2003-10-01, "Sometimes the results of one
+    effect determine whether another effect applies ...", into 418.5h of 2003-12-01,
+    which goes on from 418.5h, "One continuous effect can override another." (it was
+    removed)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m085_...).
+# Further migrations go here, numbered in order (m086_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -3150,3 +3150,40 @@ def test_a_rule_for_the_case_its_source_named_in_its_counterpart_s_words_was_spl
     alignment, mapping = aligned(old, new)
     assert mapping["103.3b"] == "103.3b"
     assert keys(alignment, old, new, "split") == {("103.3b", "103.4a")}
+
+
+def test_a_rule_whose_opening_another_rule_came_to_say_was_merged_into_it() -> None:
+    """Like 418.5b of 2003-10-01, "Sometimes the results of one effect determine whether
+    another effect applies or what another effect does.", with an example: 418.5h of
+    2003-12-01 says that sentence after its own, "One continuous effect can override
+    another.", the example went, and a new rule on another matter took 418.5b. The old
+    rule was merged into 418.5h, though only its opening went there. Where 418.5h does
+    not say it, the old rule was removed."""
+    opening = (
+        "Sometimes what one lasting effect does decides whether another lasting effect"
+        " applies or what that other effect does."
+    )
+    old: list[Row] = [
+        ("418", "chapter", "4", "Lasting Effects"),
+        ("418.5", "rule", "418", "Lasting effects are applied in steps, in a fixed order."),
+        ("418.5b", "subrule", "418.5", f"{opening} For instance, one effect may read, \"All"
+         " blue pieces get +1,\" and another, \"The piece this is attached to is blue.\""),
+        ("418.5c", "subrule", "418.5", "Within a step, effects apply in the order they"
+         " began, the oldest first."),
+        ("418.5h", "subrule", "418.5", "One lasting effect can override another."),
+    ]  # fmt: skip
+    for said, merged in ((f"One lasting effect can override another. {opening}", True),
+                         ("One lasting effect can override another one.", False)):  # fmt: skip
+        new: list[Row] = [
+            ("418", "chapter", "4", "Lasting Effects"),
+            ("418.5", "rule", "418", "Lasting effects are applied in steps, in a fixed order."),
+            ("418.5b", "subrule", "418.5", "If an effect should be applied in several steps,"
+             " each part of it is applied in its own step, whatever the other parts do."),
+            ("418.5c", "subrule", "418.5", "Within a step, effects apply in the order they"
+             " began, the oldest first."),
+            ("418.5h", "subrule", "418.5", said),
+        ]  # fmt: skip
+        alignment, mapping = aligned(old, new)
+        assert mapping["418.5h"] == "418.5h"
+        assert "418.5b" not in mapping
+        assert keys(alignment, old, new, "merged") == ({("418.5b", "418.5h")} if merged else set())

@@ -1320,3 +1320,31 @@ def test_cite_expands_ranges_through_the_edition(all_editions_db: Path) -> None:
     # A range's inside is never rewritten by --fix (it is not written there).
     moved = kb.cite("rules 702.17a–c", as_of="2010-06-18")
     assert moved.fixed.count("702.") == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "number", "home", "core"),
+    [
+        ("2003-10-01", "2003-12-01", "418.5b", "418.5h", "418.5h"),
+        ("2009-05-01", "2009-07-11", "401.7", "607.2k", "413.2i"),
+    ],
+)
+def test_a_rule_whose_opening_another_came_to_say_was_merged_into_it(
+    all_editions_db: Path, old: str, new: str, number: str, home: str, core: str
+) -> None:
+    """418.5b of 2003-10-01 opens "Sometimes the results of one effect determine whether
+    another effect applies or what another effect does.", which 418.5h of 2003-12-01 says
+    after its own sentence; its example went, and a rule on effects applied in several
+    layers took its number. It was merged into 418.5h (m085), as the sixty-fifth sample's
+    reader has it (high confidence). 401.7 of 2009-05-01, whose opening on the final part
+    of an instant or sorcery spell's resolution 607.2k of 2009-07-11 says, went there
+    too; all three readings of the eleventh sample's step give 607.2k, one as a merge,
+    two as a move. `where`, `history` and `diff` say so alike."""
+    kb = rules_kb.open(all_editions_db)
+    found = kb.where(number, old, new)
+    assert (found.now, found.status) == (home, "merged")
+    assert kb.where(home, new, old).now == core
+    (version,) = [v for v in kb.history(home, new).versions if v.first == new]
+    assert ("merged", number) in {(b.relation, b.key) for b in version.branches}
+    changes = kb.diff(old, new).rules
+    assert (number, "merged") in {(c.old_key, c.type) for c in changes if c.new_key == home}

@@ -98,7 +98,9 @@ Passes, cheapest first; each works on what the previous ones left:
    (509.4 of 2016-08-26 is 509.4a, not 509.1i); an old rule left over that brought a new
    rule continuing another a sentence that other never said was merged into it, though
    few of the words the new rule gained are its own (the intervening "if" rule 410.8 of
-   2009-05-01 into 603.4, which goes on from 404.3). A rule that took in others goes on
+   2009-05-01 into 603.4, which goes on from 404.3), and so was one whose opening
+   sentence such a rule came to say, and no other new rule, though the rest of it went
+   (418.5b of 2003-10-01, its example dropped, into 418.5h). A rule that took in others goes on
    from the one its first sentence comes from, and from one that says that sentence word
    for word, though another holds almost as much of it (702.19m of 2009-07-11 from
    502.10i, and 502.11d was merged into it), or more of it, where the one it opens with

@@ -239,6 +239,7 @@ def splits_and_merges(
     _merge_cores(state, group.old, sources)
     _second_copies(state, group.old)
     _parallel_merges(state, group.old, targets)
+    _openings_brought(state, group.old, targets, group.new)
     _better_homes(state, sources, group.new)
     return state.split, state.merged
 
@@ -850,6 +851,48 @@ def _brings_sentence(state: _Parting, i: int, j: int) -> bool:
         and not carries_sentence(texts, sentence, core)
         for sentence in texts.sentences(state.old[i].text_id)
     )
+
+
+def _openings_brought(
+    state: _Parting, left_old: list[int], targets: list[int], left_new: list[int]
+) -> None:
+    """An old rule left over whose opening sentence (BROUGHT_WORDS words at least) one new
+    rule continuing another says word for word or almost, and no other new rule says,
+    where the rule it continues never said it, was merged into it, though the rest of it
+    went: "Sometimes the results of one effect determine whether another effect applies
+    or what another effect does." (418.5b of 2003-10-01, whose example went) follows
+    "One continuous effect can override another." in 418.5h of 2003-12-01."""
+    import numpy as np
+
+    old, new, texts = state.old, state.new, state.texts
+    alone: list[int] = []
+    openings: list[str] = []
+    for i in left_old:
+        if i in state.pairs or i in state.merged or old[i].text_id in state.titles:
+            continue
+        first = opening(texts.raw[old[i].text_id])
+        if first is not None and len(first.split()) >= BROUGHT_WORDS:
+            alone.append(i)
+            openings.append(first)
+    homes = [j for j in targets if j in state.old_of] + [
+        j for j in left_new if j not in state.old_of and j not in state.split
+    ]
+    if not alone or not homes:
+        return
+    contained, _ = containment(
+        [word_ids(first) for first in openings], [state.words(new[j]) for j in homes]
+    )
+    for row, i in enumerate(alone):
+        first = openings[row]
+        found = [
+            homes[column]
+            for column in np.flatnonzero(contained[row] >= PHRASE_HELD).tolist()
+            if carries_sentence(texts, first, new[homes[column]].text_id)
+        ]
+        if len(found) != 1 or (j := found[0]) not in state.old_of:
+            continue
+        if not carries_sentence(texts, first, old[state.old_of[j]].text_id):
+            state.merged[i] = j
 
 
 def _better_homes(state: _Parting, sources: list[int], left_new: list[int]) -> None:
