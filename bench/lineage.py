@@ -91,7 +91,9 @@ BLIND_SAMPLES = tuple(
                             ("sixty-first ", "blind61"),
                             ("sixty-second ", "blind62"),
                             ("sixty-third ", "blind63"),
-                            ("sixty-fourth ", "blind64")]
+                            ("sixty-fourth ", "blind64"),
+                            ("sixty-fifth ", "blind65"),
+                            ("sixty-sixth ", "blind66")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
