@@ -93,7 +93,9 @@ BLIND_SAMPLES = tuple(
                             ("sixty-third ", "blind63"),
                             ("sixty-fourth ", "blind64"),
                             ("sixty-fifth ", "blind65"),
-                            ("sixty-sixth ", "blind66")]
+                            ("sixty-sixth ", "blind66"),
+                            ("sixty-seventh ", "blind67"),
+                            ("sixty-eighth ", "blind68")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
