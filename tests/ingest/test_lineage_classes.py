@@ -3156,9 +3156,9 @@ def test_a_rule_whose_opening_another_rule_came_to_say_was_merged_into_it() -> N
     """Like 418.5b of 2003-10-01, "Sometimes the results of one effect determine whether
     another effect applies or what another effect does.", with an example: 418.5h of
     2003-12-01 says that sentence after its own, "One continuous effect can override
-    another.", the example went, and a new rule on another matter took 418.5b. The old
-    rule was merged into 418.5h, though only its opening went there. Where 418.5h does
-    not say it, the old rule was removed."""
+    another.", and a new rule on another matter took 418.5b. Here the example is gone:
+    the old rule was merged into 418.5h, though only its opening went there. Where 418.5h
+    does not say it, the old rule was removed."""
     opening = (
         "Sometimes what one lasting effect does decides whether another lasting effect"
         " applies or what that other effect does."

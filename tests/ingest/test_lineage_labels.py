@@ -1374,8 +1374,8 @@ def test_a_rule_whose_opening_another_came_to_say_was_merged_into_it(
 ) -> None:
     """418.5b of 2003-10-01 opens "Sometimes the results of one effect determine whether
     another effect applies or what another effect does.", which 418.5h of 2003-12-01 says
-    after its own sentence; its example went, and a rule on effects applied in several
-    layers took its number. It was merged into 418.5h (m085), as the sixty-fifth sample's
+    after its own sentence, printing its example apart; a rule on effects applied in
+    several layers took its number. It was merged into 418.5h (m085), as the sixty-fifth sample's
     reader has it (high confidence). 401.7 of 2009-05-01, whose opening on the final part
     of an instant or sorcery spell's resolution 607.2k of 2009-07-11 says, went there
     too; all three readings of the eleventh sample's step give 607.2k, one as a merge,

@@ -99,20 +99,20 @@ Passes, cheapest first; each works on what the previous ones left:
    rule continuing another a sentence that other never said was merged into it, though
    few of the words the new rule gained are its own (the intervening "if" rule 410.8 of
    2009-05-01 into 603.4, which goes on from 404.3), and so was one whose opening
-   sentence such a rule came to say, and no other new rule, though the rest of it went
-   (418.5b of 2003-10-01, its example dropped, into 418.5h). A rule that took in others goes on
-   from the one its first sentence comes from, and from one that says that sentence word
-   for word, though another holds almost as much of it (702.19m of 2009-07-11 from
-   502.10i, and 502.11d was merged into it), or more of it, where the one it opens with
-   lost a sentence on the way (406.4 of 2003-07-01 from 406.1d, and 406.1e was merged
-   into it). An old rule left over that said for one case what another said for another
-   went into the rewrite of that other where it treats both alike, naming both or
-   neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a, on supplementary
-   decks). An old record left over with no part yet continues in its
-   first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3). A rule still
-   left over on both sides went on in the one new rule that carries a long sentence of
-   it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten around "If no
-   creatures are currently blocking it..."). A new glossary entry that says apart what
+   sentence such a rule came to say, and no other new rule, whatever became of the rest
+   (418.5b of 2003-10-01 into 418.5h, its example printed apart there). A rule that
+   took in others goes on from the one its first sentence comes from, and from one
+   that says that sentence word for word, though another holds almost as much of it
+   (702.19m of 2009-07-11 from 502.10i, and 502.11d was merged into it), or more of it,
+   where the one it opens with lost a sentence on the way (406.4 of 2003-07-01 from
+   406.1d, and 406.1e was merged into it). An old rule left over that said for one case
+   what another said for another went into the rewrite of that other where it treats
+   both alike, naming both or neither (723.2d of 2022-09-08, on the scheme deck, into
+   724.2a, on supplementary decks). An old record left over with no part yet continues
+   in its first part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3). A rule
+   still left over on both sides went on in the one new rule that carries a long
+   sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c, rewritten
+   around "If no creatures are currently blocking it..."). A new glossary entry that says apart what
    an old entry lost as it went on, nearly all its words that entry's, was split from it
    ("Tap Symbol" of 2009-07-11 from "Tap", "Attach" of 2005-08-01 from "Move"); one
    left over whose every sentence an entry that went on came to say was merged into it

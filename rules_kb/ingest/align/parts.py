@@ -858,10 +858,11 @@ def _openings_brought(
 ) -> None:
     """An old rule left over whose opening sentence (BROUGHT_WORDS words at least) one new
     rule continuing another says word for word or almost, and no other new rule says,
-    where the rule it continues never said it, was merged into it, though the rest of it
-    went: "Sometimes the results of one effect determine whether another effect applies
-    or what another effect does." (418.5b of 2003-10-01, whose example went) follows
-    "One continuous effect can override another." in 418.5h of 2003-12-01."""
+    where the rule it continues never said it, was merged into it, whatever became of
+    the rest: "Sometimes the results of one effect determine whether another effect
+    applies or what another effect does." (418.5b of 2003-10-01, which went on with an
+    example in its text) follows "One continuous effect can override another." in 418.5h
+    of 2003-12-01, which prints that example apart, as an example of its own."""
     import numpy as np
 
     old, new, texts = state.old, state.new, state.texts
