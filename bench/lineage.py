@@ -95,7 +95,9 @@ BLIND_SAMPLES = tuple(
                             ("sixty-fifth ", "blind65"),
                             ("sixty-sixth ", "blind66"),
                             ("sixty-seventh ", "blind67"),
-                            ("sixty-eighth ", "blind68")]
+                            ("sixty-eighth ", "blind68"),
+                            ("sixty-ninth ", "blind69"),
+                            ("seventieth ", "blind70")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
