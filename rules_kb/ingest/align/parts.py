@@ -843,13 +843,20 @@ def _brings_sentence(state: _Parting, i: int, j: int) -> bool:
     never said: the intervening "if" rule 410.8 of 2009-05-01 brought "Note that this
     mirrors the check for legal targets." to 603.4, which goes on from 404.3, though
     603.4 reworded the rest of both."""
-    texts, home = state.texts, state.new[j].text_id
-    core = state.old[state.old_of[j]].text_id
     return any(
+        _brought(state, sentence, j) for sentence in state.texts.sentences(state.old[i].text_id)
+    )
+
+
+def _brought(state: _Parting, sentence: str, j: int) -> bool:
+    """Whether new `j`, which continues an old rule, says a sentence (normalised,
+    BROUGHT_WORDS words at least) word for word or almost that the old rule never said:
+    a sentence another rule brought it (`_brings_sentence`, `_openings_brought`)."""
+    texts = state.texts
+    return (
         len(sentence.split()) >= BROUGHT_WORDS
-        and carries_sentence(texts, sentence, home)
-        and not carries_sentence(texts, sentence, core)
-        for sentence in texts.sentences(state.old[i].text_id)
+        and carries_sentence(texts, sentence, state.new[j].text_id)
+        and not carries_sentence(texts, sentence, state.old[state.old_of[j]].text_id)
     )
 
 
@@ -890,10 +897,8 @@ def _openings_brought(
             for column in np.flatnonzero(contained[row] >= PHRASE_HELD).tolist()
             if carries_sentence(texts, first, new[homes[column]].text_id)
         ]
-        if len(found) != 1 or (j := found[0]) not in state.old_of:
-            continue
-        if not carries_sentence(texts, first, old[state.old_of[j]].text_id):
-            state.merged[i] = j
+        if len(found) == 1 and found[0] in state.old_of and _brought(state, first, found[0]):
+            state.merged[i] = found[0]
 
 
 def _better_homes(state: _Parting, sources: list[int], left_new: list[int]) -> None:
