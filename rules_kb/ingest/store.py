@@ -955,17 +955,26 @@ def m084_parallel_parts(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m085_openings_brought(db: Database, progress: Progress) -> None:
+def m085_openings_brought(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m084), and now an old rule left over
     whose opening sentence one new rule continuing another came to say, and no other new
     rule says, was merged into it: 418.5b of 2003-10-01, "Sometimes the results of one
     effect determine whether another effect applies ...", into 418.5h of 2003-12-01,
     which goes on from 418.5h, "One continuous effect can override another." (it was
-    removed)."""
+    removed): the editions are aligned again by m086."""
+
+
+@migration
+def m086_said_before(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m085), and now a rule beside an old
+    rule's counterpart that says again a sentence the counterpart dropped is not
+    outweighed by a rule elsewhere holding as much of it only as its own old rule did:
+    714.3b of 2026-04-17, on a Saga with read ahead, was split from 714.3a, though
+    702.155b, which always said it, was rewritten in the same words (it was added)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m086_...).
+# Further migrations go here, numbered in order (m087_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -3187,3 +3187,56 @@ def test_a_rule_whose_opening_another_rule_came_to_say_was_merged_into_it() -> N
         assert mapping["418.5h"] == "418.5h"
         assert "418.5b" not in mapping
         assert keys(alignment, old, new, "merged") == ({("418.5b", "418.5h")} if merged else set())
+
+
+def test_a_sentence_said_apart_beside_its_rule_is_not_outweighed_by_a_rule_saying_it_still() -> (
+    None
+):
+    """Like 714.3b of 2026-04-17: 714.3a said how a Saga enters without read ahead and
+    how one enters with it; it went on as the first case, rewritten, and the new rule beside
+    it says the second in other words. 702.155b, the read ahead rule, always said the
+    second case and was rewritten the same way, so it holds as much of that sentence: what
+    a rule's own old rule said is no sentence taken from another, and the rule beside was
+    split from 714.3a. A rule elsewhere holding more of the sentence, here all of it, still
+    outweighs it."""
+    picks = (
+        "As a tale with the hurry skill enters, its keeper picks a number from one to that"
+        " tale's last verse number. That tale enters with the picked number of marks on it."
+    )
+    inner = (
+        'Each tale with hurry has the inner skills "As this tale enters, pick a number'
+        ' between one and this tale\'s last verse number" and "This tale enters with the'
+        ' picked number of marks on it."'
+    )
+    old: list[Row] = [
+        ("702", "chapter", "7", "Skills"),
+        ("702.155", "rule", "702", "Hurry"),
+        ("702.155a", "subrule", "702.155", "Hurry is a skill found on some tales."),
+        ("702.155b", "subrule", "702.155", f"{picks} See rule 714."),
+        ("714", "chapter", "7", "Tales"),
+        ("714.3", "rule", "714", "A tale keeps count of its verses with marks."),
+        ("714.3a", "subrule", "714.3", "As a tale without the hurry skill enters, its keeper"
+         f" puts a mark on it. {picks} (See rule 702.155.)"),
+        ("714.3b", "subrule", "714.3", "Each time a keeper's first phase begins, that keeper"
+         " puts a mark on each tale they keep."),
+    ]  # fmt: skip
+    for elsewhere, split in ((f"{inner} See rule 714.3b.", True),
+                             (f"{picks} See rule 714.3b.", False)):  # fmt: skip
+        new: list[Row] = [
+            ("702", "chapter", "7", "Skills"),
+            ("702.155", "rule", "702", "Hurry"),
+            ("702.155a", "subrule", "702.155", "Hurry is a skill found on some tales."),
+            ("702.155b", "subrule", "702.155", elsewhere),
+            ("714", "chapter", "7", "Tales"),
+            ("714.3", "rule", "714", "A tale keeps count of its verses with marks."),
+            ("714.3a", "subrule", "714.3", "Each tale without hurry has the inner skill \"This"
+             " tale enters with a mark on it.\" That skill makes a swap (see rule 614.1c)."),
+            ("714.3b", "subrule", "714.3", f"{inner} (See rule 702.155.) These skills make"
+             " swaps (see rule 614.1c)."),
+            ("714.3c", "subrule", "714.3", "Each time a keeper's first phase begins, that"
+             " keeper puts a mark on each tale they keep."),
+        ]  # fmt: skip
+        alignment, mapping = aligned(old, new)
+        assert mapping["714.3a"] == "714.3a"
+        assert mapping["702.155b"] == "702.155b"
+        assert keys(alignment, old, new, "split") == ({("714.3a", "714.3b")} if split else set())

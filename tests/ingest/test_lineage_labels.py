@@ -1270,6 +1270,7 @@ def test_a_rule_cited_again_as_the_rules_it_went_on_in_moved(all_editions_db: Pa
     [
         ("2023-02-03", "2023-04-14", "712.7", "712.11", "712.11a", ["713.8"]),
         ("2013-05-01", "2013-07-13", "103.3b", "103.3b", "103.4a", []),
+        ("2026-02-27", "2026-04-17", "714.3a", "714.3a", "714.3b", []),
     ],
 )
 def test_a_part_found_by_what_its_source_said_was_split_from_it(
@@ -1288,7 +1289,11 @@ def test_a_part_found_by_what_its_source_said_was_split_from_it(
     player's starting hand size is seven plus or minus the hand modifier ...", written in
     the words of 103.3b on the life modifier, was split from 103.3b of 2013-05-01, which
     said both modifiers in one sentence (m084). So the labelled set and the third reader
-    have them (high confidence); `where`, `history` and `diff` say so alike."""
+    have them (high confidence). 714.3b of 2026-04-17, on a Saga with read ahead, says
+    again in other words what 714.3a said after its case without read ahead, and was
+    split from it, though 702.155b, which always said it, was rewritten in the same words
+    (m086); so all three readings of the eighteenth sample's step have it (low
+    confidence). `where`, `history` and `diff` say so alike."""
     kb = rules_kb.open(all_editions_db)
     history = kb.history(part, new)
     assert history.split_from is not None

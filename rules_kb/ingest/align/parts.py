@@ -1257,7 +1257,10 @@ def _holds_most(
     new 611.3d of 2022-10-07 holds more of what 400.7a dropped than 400.7b, which says
     it apart, but says much else), and `kept`, which went on from the sentence's old
     rule, holds no more (610.3b of 2020-07-03 says of triggered abilities what 610.3a,
-    keeping the number, says of spells: both rewrote the sentence)."""
+    keeping the number, says of spells: both rewrote the sentence). Another rule holding
+    just as many because its own old rule said them too took nothing from the sentence's
+    rule: 702.155b of 2026-04-17, on read ahead, says what it always said in the words of
+    714.3b, split from 714.3a beside it."""
     new, words = state.new, state.words
     mine = held / len(set(words(new[j])))
 
@@ -1266,7 +1269,13 @@ def _holds_most(
         found = len(sentence & theirs)
         if other == kept:
             return found > held
-        return found >= held and found / len(theirs) >= mine
+        if found < held or found / len(theirs) < mine:
+            return False
+        if found > held:
+            return True
+        # As many: unless its own old rule held them all too.
+        partner = state.old_of.get(other)
+        return partner is None or len(sentence.intersection(words(state.old[partner]))) < found
 
     return not any(beats(other) for other in targets if other != j)
 
