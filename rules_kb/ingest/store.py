@@ -965,16 +965,26 @@ def m085_openings_brought(_db: Database, _progress: Progress) -> None:
 
 
 @migration
-def m086_said_before(db: Database, progress: Progress) -> None:
+def m086_said_before(_db: Database, _progress: Progress) -> None:
     """Every stored edition aligned again (m006 to m085), and now a rule beside an old
     rule's counterpart that says again a sentence the counterpart dropped is not
     outweighed by a rule elsewhere holding as much of it only as its own old rule did:
     714.3b of 2026-04-17, on a Saga with read ahead, was split from 714.3a, though
-    702.155b, which always said it, was rewritten in the same words (it was added)."""
+    702.155b, which always said it, was rewritten in the same words (it was added): the
+    editions are aligned again by m087."""
+
+
+@migration
+def m087_written_after(db: Database, progress: Progress) -> None:
+    """Every stored edition aligned again (m006 to m086), and now neither is it
+    outweighed by a new rule holding as much of the sentence only as the old rule it was
+    written after did: 212.6b of 2007-10-01, on when a player may play a land, was split
+    from 212.6a, though the new planeswalker rule 212.9a, written after 212.3a on
+    creatures, holds as many of its words (it was added)."""
     _realign(db, progress)
 
 
-# Further migrations go here, numbered in order (m087_...).
+# Further migrations go here, numbered in order (m088_...).
 
 SCHEMA_VERSION = len(MIGRATIONS)
 assert SCHEMA_VERSION == schema.VERSION, (

@@ -3240,3 +3240,49 @@ def test_a_sentence_said_apart_beside_its_rule_is_not_outweighed_by_a_rule_sayin
         assert mapping["714.3a"] == "714.3a"
         assert mapping["702.155b"] == "702.155b"
         assert keys(alignment, old, new, "split") == ({("714.3a", "714.3b")} if split else set())
+
+
+def test_a_rule_written_after_another_old_rule_does_not_outweigh_the_rule_beside() -> None:
+    """Like 212.6b of 2007-10-01, on when a player may play a land, which says again in
+    other words the sentence 212.6a dropped: the new planeswalker rule 212.9a holds as
+    many of its words, and is as much made of them, but only as it was written after
+    212.3a, on playing a creature, which held them too. 212.6b was split from 212.6a."""
+    when = "from their hand during a main phase of their turn when the queue is empty."
+    waits = "Casting a {} uses the queue, and it waits there only until both players pass."
+    old: list[Row] = [
+        ("212", "chapter", "2", "Card Kinds"),
+        ("212.3", "rule", "212", "Beasts"),
+        ("212.3a", "subrule", "212.3", "A player may cast a beast card from their hand"
+         " during a main phase of their turn, when they have the turn and the queue is"
+         f" empty. {waits.format('beast')}"),
+        ("212.6", "rule", "212", "Fields"),
+        ("212.6a", "subrule", "212.6", "A player may lay a field card from their hand only"
+         " during a main phase of their turn, and only when they have the turn and the queue"
+         " is empty. A field card is never a spell. When a player lays a field card, it is"
+         " simply put onto the table. The field card doesn't go on the queue, so players"
+         " can't answer it with quick spells."),
+        ("212.6b", "subrule", "212.6", "A player may lay only one field card during each of"
+         " their turns."),
+    ]  # fmt: skip
+    new: list[Row] = [
+        ("212", "chapter", "2", "Card Kinds"),
+        ("212.3", "rule", "212", "Beasts"),
+        ("212.3a", "subrule", "212.3", f"A player who has the turn may cast a beast card {when}"
+         f" {waits.format('beast')}"),
+        ("212.6", "rule", "212", "Fields"),
+        ("212.6a", "subrule", "212.6", "Laying a field card is a free action. To lay a field"
+         " card, the player simply puts it onto the table. The field card doesn't go on the"
+         " queue and is never a spell, so players can't answer it with quick spells."),
+        ("212.6b", "subrule", "212.6", f"A player who has the turn may choose to lay a field"
+         f" card {when} Lasting powers may let the player lay field cards from other places"
+         " this way, or at other times."),
+        ("212.6c", "subrule", "212.6", "A player may lay only one field card during each of"
+         " their turns."),
+        ("212.9", "rule", "212", "Walkers"),
+        ("212.9a", "subrule", "212.9", f"A player who has the turn may cast a walker card"
+         f" {when} {waits.format('walker')}"),
+    ]  # fmt: skip
+    alignment, mapping = aligned(old, new)
+    assert mapping["212.6a"] == "212.6a"
+    assert "212.9a" not in mapping.values()
+    assert keys(alignment, old, new, "split") == {("212.6a", "212.6b")}

@@ -79,50 +79,51 @@ Passes, cheapest first; each works on what the previous ones left:
    under it or beside it, or just before it, beside it, that says again, reworded, a
    sentence the counterpart dropped: of the rules there, the one most nearly that
    sentence, unless a rule elsewhere holds as much of it and is as much made of it, not
-   only as its own old rule did (614.13a of 2012-07-01, from 614.13: "Such an effect
-   can't cause the permanent itself to not enter ..."; 400.7b of 2022-10-07 from 400.7a,
-   though 611.3d holds a word more of it; 714.3b of 2026-04-17 from 714.3a, though
-   702.155b, which always said it, was rewritten in the same words; 212.6c of
-   2007-10-01, before 212.6e, from 212.6b, which goes on in it as it says what 212.6b
-   said first); and a rule standing there, paired by likeness with another old rule,
-   that says every word of such a sentence again and holds more of its words than of its
-   partner's (712.11a of 2023-04-14 from 712.7, not 713.8 on meld cards, which went). An
-   old record left over whose words are almost all in one new record was merged into it,
-   but never displaces one printed there word for word, though it kept the number (the
-   "legend rule" 801.12 of 2013-05-01 went; the "world rule" 801.13 is 801.12); where
-   two new rules left over hold them alike, one its rewrite and one its parallel for
-   another case, it went on in the one holding every word of it the other holds, and
-   more (508.2 of 2016-08-26, "Second, any abilities that triggered on attackers being
-   declared go on the stack", is 508.2b, not 509.4a, said of blockers), and a rule
-   paired with a short echo of it went on in a rewrite left over that holds every word
-   of it the echo holds and more (509.4 of 2016-08-26 is 509.4a, not 509.1i); an old
-   rule left over that brought a new rule continuing another a sentence that other never
-   said was merged into it, though few of the words the new rule gained are its own (the
-   intervening "if" rule 410.8 of 2009-05-01 into 603.4, which goes on from 404.3), and
-   so was one whose opening sentence such a rule came to say, and no other new rule,
-   whatever became of the rest (418.5b of 2003-10-01 into 418.5h, its example printed
-   apart there). A rule that took in others goes on from the one its first sentence
-   comes from, and from one that says that sentence word for word, though another holds
-   almost as much of it (702.19m of 2009-07-11 from 502.10i, and 502.11d was merged into
-   it), or more of it, where the one it opens with lost a sentence on the way (406.4 of
-   2003-07-01 from 406.1d, and 406.1e was merged into it). An old rule left over that
-   said for one case what another said for another went into the rewrite of that other
-   where it treats both alike, naming both or neither (723.2d of 2022-09-08, on the
-   scheme deck, into 724.2a, on supplementary decks). An old record left over with no
-   part yet continues in its first part (the layer rule 418.5a of 2009-05-01 became
-   612.1-612.3). A rule still left over on both sides went on in the one new rule that
-   carries a long sentence of it almost word for word (310.2c of 2009-05-01 is 510.1c,
-   rewritten around "If no creatures are currently blocking it..."). A new glossary
-   entry that says apart what an old entry lost as it went on, nearly all its words that
-   entry's, was split from it ("Tap Symbol" of 2009-07-11 from "Tap", "Attach" of
-   2005-08-01 from "Move"); one left over whose every sentence an entry that went on
-   came to say was merged into it ("Suspended" of 2009-05-01 into "Suspend"). A glossary
-   entry left over whose name holds a continued entry's name whole was merged into it
-   where that entry has come to cite a rule the old one cited, as the rule went
-   ("Colorless mana" of 2009-05-01, 104.3d, into "Colorless", 107.4c); one left over is
-   the one new entry left over that cites where its rules went and says mostly what it
-   said, renamed ("Infinity Rule (Informal)" of 2009-05-01, see 421, is "Loop", see
-   713);
+   only as its own old rule, or the one it was written after, did (614.13a of
+   2012-07-01, from 614.13: "Such an effect can't cause the permanent itself to not
+   enter ..."; 400.7b of 2022-10-07 from 400.7a, though 611.3d holds a word more of it;
+   714.3b of 2026-04-17 from 714.3a, though 702.155b, which always said it, was
+   rewritten in the same words; 212.6b of 2007-10-01 from 212.6a, though 212.9a, written
+   after 212.3a on creatures, says as much; 212.6c of 2007-10-01, before 212.6e, from
+   212.6b, which goes on in it as it says what 212.6b said first); and a rule standing
+   there, paired by likeness with another old rule, that says every word of such a
+   sentence again and holds more of its words than of its partner's (712.11a of
+   2023-04-14 from 712.7, not 713.8 on meld cards, which went). An old record left over
+   whose words are almost all in one new record was merged into it, but never displaces
+   one printed there word for word, though it kept the number (the "legend rule" 801.12
+   of 2013-05-01 went; the "world rule" 801.13 is 801.12); where two new rules left over
+   hold them alike, one its rewrite and one its parallel for another case, it went on in
+   the one holding every word of it the other holds, and more (508.2 of 2016-08-26,
+   "Second, any abilities that triggered on attackers being declared go on the stack",
+   is 508.2b, not 509.4a, said of blockers), and a rule paired with a short echo of it
+   went on in a rewrite left over that holds every word of it the echo holds and more
+   (509.4 of 2016-08-26 is 509.4a, not 509.1i); an old rule left over that brought a new
+   rule continuing another a sentence that other never said was merged into it, though
+   few of the words the new rule gained are its own (the intervening "if" rule 410.8 of
+   2009-05-01 into 603.4, which goes on from 404.3), and so was one whose opening
+   sentence such a rule came to say, and no other new rule, whatever became of the rest
+   (418.5b of 2003-10-01 into 418.5h, its example printed apart there). A rule that took
+   in others goes on from the one its first sentence comes from, and from one that says
+   that sentence word for word, though another holds almost as much of it (702.19m of
+   2009-07-11 from 502.10i, and 502.11d was merged into it), or more of it, where the
+   one it opens with lost a sentence on the way (406.4 of 2003-07-01 from 406.1d, and
+   406.1e was merged into it). An old rule left over that said for one case what another
+   said for another went into the rewrite of that other where it treats both alike,
+   naming both or neither (723.2d of 2022-09-08, on the scheme deck, into 724.2a, on
+   supplementary decks). An old record left over with no part yet continues in its first
+   part (the layer rule 418.5a of 2009-05-01 became 612.1-612.3). A rule still left over
+   on both sides went on in the one new rule that carries a long sentence of it almost
+   word for word (310.2c of 2009-05-01 is 510.1c, rewritten around "If no creatures are
+   currently blocking it..."). A new glossary entry that says apart what an old entry
+   lost as it went on, nearly all its words that entry's, was split from it ("Tap
+   Symbol" of 2009-07-11 from "Tap", "Attach" of 2005-08-01 from "Move"); one left over
+   whose every sentence an entry that went on came to say was merged into it
+   ("Suspended" of 2009-05-01 into "Suspend"). A glossary entry left over whose name
+   holds a continued entry's name whole was merged into it where that entry has come to
+   cite a rule the old one cited, as the rule went ("Colorless mana" of 2009-05-01,
+   104.3d, into "Colorless", 107.4c); one left over is the one new entry left over that
+   cites where its rules went and says mostly what it said, renamed ("Infinity Rule
+   (Informal)" of 2009-05-01, see 421, is "Loop", see 713);
 7. headings followed: a section or chapter heading paired by its title alone, whose
    rules left it for one new heading of its kind left over, goes there ("Copying Spells
    and Abilities" 503 of 2003-03-15 is "Copying Objects" 503, not "Targeted Spells and

@@ -1258,9 +1258,11 @@ def _holds_most(
     it apart, but says much else), and `kept`, which went on from the sentence's old
     rule, holds no more (610.3b of 2020-07-03 says of triggered abilities what 610.3a,
     keeping the number, says of spells: both rewrote the sentence). Another rule holding
-    just as many because its own old rule said them too took nothing from the sentence's
-    rule: 702.155b of 2026-04-17, on read ahead, says what it always said in the words of
-    714.3b, split from 714.3a beside it."""
+    just as many because its own old rule said them too, or the old rule it was written
+    after (`_written_after`), took nothing from the sentence's rule: 702.155b of
+    2026-04-17, on read ahead, says what it always said in the words of 714.3b, split
+    from 714.3a beside it; the new planeswalker rule 212.9a of 2007-10-01 says what 212.3a
+    said of creatures in the words of 212.6b, split from 212.6a."""
     new, words = state.new, state.words
     mine = held / len(set(words(new[j])))
 
@@ -1273,11 +1275,37 @@ def _holds_most(
             return False
         if found > held:
             return True
-        # As many: unless its own old rule held them all too.
-        partner = state.old_of.get(other)
-        return partner is None or len(sentence.intersection(words(state.old[partner]))) < found
+        # As many: unless its own old rule, or the one it was written after, held them too.
+        source = state.old_of.get(other)
+        if source is None:
+            source = _written_after(state, other)
+        return (
+            source is None
+            or source == state.old_of.get(kept)
+            or len(sentence.intersection(words(state.old[source]))) < found
+        )
 
     return not any(beats(other) for other in targets if other != j)
+
+
+def _written_after(state: _Parting, j: int) -> int | None:
+    """The old rule a new rule left over was written after: of those whose texts are
+    loaded (none printed again word for word), the one holding the most of its words,
+    SPLIT_CONTAINED of them at least (212.9a of 2007-10-01, on playing a planeswalker,
+    after 212.3a on playing a creature)."""
+    mine = set(state.words(state.new[j]))
+    if len(mine) < SPLIT_WORDS:
+        return None
+    loaded = state.texts.raw
+    share, i = max(
+        (
+            (share_within(mine, set(state.words(item))), i)
+            for i, item in enumerate(state.old)
+            if item.text_id in loaded
+        ),
+        default=(0.0, -1),
+    )
+    return i if share >= SPLIT_CONTAINED else None
 
 
 def _nearness(sentence: set[int], words: set[int]) -> float:
