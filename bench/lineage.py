@@ -97,7 +97,9 @@ BLIND_SAMPLES = tuple(
                             ("sixty-seventh ", "blind67"),
                             ("sixty-eighth ", "blind68"),
                             ("sixty-ninth ", "blind69"),
-                            ("seventieth ", "blind70")]
+                            ("seventieth ", "blind70"),
+                            ("seventy-first ", "blind71"),
+                            ("seventy-second ", "blind72")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
