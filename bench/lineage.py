@@ -99,7 +99,9 @@ BLIND_SAMPLES = tuple(
                             ("sixty-ninth ", "blind69"),
                             ("seventieth ", "blind70"),
                             ("seventy-first ", "blind71"),
-                            ("seventy-second ", "blind72")]
+                            ("seventy-second ", "blind72"),
+                            ("seventy-third ", "blind73"),
+                            ("seventy-fourth ", "blind74")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"
