@@ -101,7 +101,9 @@ BLIND_SAMPLES = tuple(
                             ("seventy-first ", "blind71"),
                             ("seventy-second ", "blind72"),
                             ("seventy-third ", "blind73"),
-                            ("seventy-fourth ", "blind74")]
+                            ("seventy-fourth ", "blind74"),
+                            ("seventy-fifth ", "blind75"),
+                            ("seventy-sixth ", "blind76")]
 )  # fmt: skip
 THIRD_READER = REPO / "tests" / "fixtures" / "lineage" / "third_reader"
 SECOND_READER = REPO / "tests" / "fixtures" / "lineage" / "second_reader"

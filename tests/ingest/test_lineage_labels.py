@@ -846,6 +846,26 @@ BLIND_SAMPLES = {
             "renumbering": (0.99, 0.92),
         },
     ),
+    # drawn on 2026-12-08 from the lineage of ae7d4d1 (m087); scored once
+    "blind75": (
+        135,
+        0.99,
+        {
+            "all": (0.99, 0.99),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
+    # drawn on 2026-12-08 from the lineage of ae7d4d1 (m087); scored once
+    "blind76": (
+        144,
+        0.97,
+        {
+            "all": (0.99, 0.98),
+            "ordinary": (0.99, 0.99),
+            "renumbering": (0.99, 0.99),
+        },
+    ),
 }
 
 
@@ -874,7 +894,7 @@ def test_every_blind_label_says_how_sure_its_reader_was(sample: str) -> None:
 def test_every_blind_label_marked_low_was_read_twice_more() -> None:
     """tests/fixtures/lineage/low_confidence/readings.json holds two more readings of each
     step its first reader marked low confidence, of every blind sample from the first to
-    the last read again (the seventy-fourth: later samples are read again in their turn),
+    the last read again (the seventy-sixth: later samples are read again in their turn),
     and of no other: each row names its sample and stratum and carries the first label as
     it stands there, and each reading a status of the contract and a confidence.
     bench/lineage.py scores rules-kb against what most of the three readings say
@@ -887,7 +907,7 @@ def test_every_blind_label_marked_low_was_read_twice_more() -> None:
     rows = json.loads(path.read_text(encoding="utf-8"))
     drawn = list(BLIND_SAMPLES)
     last = max(drawn.index(row["sample"]) for row in rows)
-    assert last >= 73  # every sample to the seventy-fourth was read again
+    assert last >= 75  # every sample to the seventy-sixth was read again
     low = {
         (sample, step.old, step.new, step.kind, step.ask, step.key): step
         for sample in drawn[: last + 1]
